@@ -1,0 +1,71 @@
+// swift-tools-version: 6.0
+// Lamina: a display runtime for Linux kiosks and touchscreen boards.
+// Module map: ../shared/docs/architecture.md (kept in agreement with this file).
+import PackageDescription
+
+let package = Package(
+    name: "Lamina",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "lamina", targets: ["lamina"]),
+        .library(name: "Lamina", targets: ["Lamina"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries, each behind a thin system-library or shim target.
+        .systemLibrary(
+            name: "CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CInput", pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .target(
+            name: "CLaminaPNG",
+            linkerSettings: [.linkedLibrary("png16")]),
+
+        // Swift modules, a strict DAG.
+        .target(name: "LaminaGeometry"),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG"]),
+        .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
+        .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
+        .target(
+            name: "LaminaDisplay",
+            dependencies: [
+                "LaminaGeometry", "LaminaRaster", "CDRM",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput"]),
+        .target(
+            name: "Lamina",
+            dependencies: [
+                "LaminaDisplay", "LaminaInput", "LaminaLayers",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "LaminaScenes", dependencies: ["Lamina"]),
+        .executableTarget(
+            name: "lamina",
+            dependencies: [
+                "LaminaScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "LaminaTestSupport",
+            dependencies: ["LaminaDisplay", "LaminaInput", "LaminaRaster", "Lamina"]),
+
+        // Tests, one target per module.
+        .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),
+        .testTarget(name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),
+        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"]),
+        .testTarget(
+            name: "LaminaTests",
+            dependencies: ["Lamina", "LaminaScenes", "LaminaTestSupport"],
+            resources: [.copy("Fixtures")]),
+    ]
+)

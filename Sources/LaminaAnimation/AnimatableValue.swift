@@ -1,0 +1,85 @@
+import LaminaGeometry
+
+/// A value an animation can drive: the types Core Animation interpolates (rule 19).
+public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
+    case scalar(Double)
+    case point(Point)
+    case size(Size)
+    case rect(Rect)
+    /// A colour; nil is a valid colour value (no colour) that does not interpolate.
+    case color(Color?)
+    case transform(Transform3D)
+    case bool(Bool)
+
+    /// Componentwise interpolation from `self` (t = 0) to `other` (t = 1). Mismatched kinds
+    /// and nil colours switch to `other` once `t > 0`; Booleans switch once `t > 0` (rule 19).
+    public func interpolated(to other: AnimatableValue, by t: Double) -> AnimatableValue {
+        func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+        switch (self, other) {
+        case (.scalar(let a), .scalar(let b)):
+            return .scalar(lerp(a, b))
+        case (.point(let a), .point(let b)):
+            return .point(Point(x: lerp(a.x, b.x), y: lerp(a.y, b.y)))
+        case (.size(let a), .size(let b)):
+            return .size(Size(width: lerp(a.width, b.width), height: lerp(a.height, b.height)))
+        case (.rect(let a), .rect(let b)):
+            return .rect(Rect(x: lerp(a.origin.x, b.origin.x), y: lerp(a.origin.y, b.origin.y),
+                              width: lerp(a.size.width, b.size.width), height: lerp(a.size.height, b.size.height)))
+        case (.color(let a?), .color(let b?)):
+            return .color(a.interpolated(to: b, by: t))
+        case (.transform(let a), .transform(let b)):
+            // Entrywise for now; decomposition (rule 20) belongs to the full engine.
+            return .transform(Transform3D(entries: zip(a.entries, b.entries).map { lerp($0, $1) }))
+        default:
+            return t > 0 ? other : self
+        }
+    }
+
+    /// Componentwise sum, for additive animations and `byValue` (rule 15, 16).
+    public func adding(_ other: AnimatableValue) -> AnimatableValue {
+        switch (self, other) {
+        case (.scalar(let a), .scalar(let b)): return .scalar(a + b)
+        case (.point(let a), .point(let b)): return .point(a + b)
+        case (.size(let a), .size(let b)): return .size(Size(width: a.width + b.width, height: a.height + b.height))
+        case (.rect(let a), .rect(let b)):
+            return .rect(Rect(x: a.origin.x + b.origin.x, y: a.origin.y + b.origin.y,
+                              width: a.size.width + b.size.width, height: a.size.height + b.size.height))
+        case (.color(let a?), .color(let b?)):
+            return .color(Color(red: a.red + b.red, green: a.green + b.green, blue: a.blue + b.blue, alpha: a.alpha + b.alpha))
+        case (.transform(let a), .transform(let b)):
+            return .transform(b.concatenating(a))
+        default:
+            return other
+        }
+    }
+
+    /// Componentwise difference `self − other` (for `toValue` with `byValue`).
+    public func subtracting(_ other: AnimatableValue) -> AnimatableValue {
+        switch (self, other) {
+        case (.scalar(let a), .scalar(let b)): return .scalar(a - b)
+        case (.point(let a), .point(let b)): return .point(a - b)
+        case (.size(let a), .size(let b)): return .size(Size(width: a.width - b.width, height: a.height - b.height))
+        case (.rect(let a), .rect(let b)):
+            return .rect(Rect(x: a.origin.x - b.origin.x, y: a.origin.y - b.origin.y,
+                              width: a.size.width - b.size.width, height: a.size.height - b.size.height))
+        case (.color(let a?), .color(let b?)):
+            return .color(Color(red: a.red - b.red, green: a.green - b.green, blue: a.blue - b.blue, alpha: a.alpha - b.alpha))
+        case (.transform(let a), .transform(let b)):
+            return .transform(b.inverted().concatenating(a))
+        default:
+            return self
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .scalar(let v): return "\(v)"
+        case .point(let p): return p.description
+        case .size(let s): return s.description
+        case .rect(let r): return r.description
+        case .color(let c): return c?.description ?? "nil"
+        case .transform(let t): return "\(t.entries)"
+        case .bool(let b): return "\(b)"
+        }
+    }
+}

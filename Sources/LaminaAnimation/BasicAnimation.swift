@@ -1,0 +1,56 @@
+/// A property animation from one value to another (`CABasicAnimation`), optionally timed
+/// by a spring (`CASpringAnimation`).
+///
+/// A value type: adding it to a layer stores a frozen copy (rule 5). `fromValue`,
+/// `toValue` and `byValue` combine as rule 15 says; the layer resolves the missing ends
+/// against the property's current (presentation) value when the animation is committed.
+public struct BasicAnimation: Sendable {
+    /// The property animated, such as `"position"` or `"opacity"`.
+    public var keyPath: String
+    public var fromValue: AnimatableValue?
+    public var toValue: AnimatableValue?
+    public var byValue: AnimatableValue?
+    public var timing = MediaTiming()
+    /// Easing of the simple-duration fraction; nil is linear (rule 13). Ignored by springs.
+    public var timingFunction: TimingFunction?
+    /// When set, progress follows the spring in real seconds instead of the timing function.
+    public var spring: Spring?
+    public var isRemovedOnCompletion = true
+    /// The animated value is added to the underlying value (rule 16).
+    public var isAdditive = false
+
+    public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
+                by: AnimatableValue? = nil, duration: Double = 0) {
+        self.keyPath = keyPath
+        fromValue = from
+        toValue = to
+        byValue = by
+        timing.duration = duration
+    }
+
+    /// A spring animation (`CASpringAnimation`) with `spring`'s parameters.
+    public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
+                spring: Spring, duration: Double) {
+        self.init(keyPath: keyPath, from: from, to: to, duration: duration)
+        self.spring = spring
+    }
+
+    /// The ends (from, to) given the property's value before the animation (rule 15).
+    public func resolvedEnds(current: AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue) {
+        switch (fromValue, toValue, byValue) {
+        case (let f?, let t?, _): return (f, t)
+        case (let f?, nil, let b?): return (f, f.adding(b))
+        case (nil, let t?, let b?): return (t.subtracting(b), t)
+        case (let f?, nil, nil): return (f, current)
+        case (nil, let t?, nil): return (current, t)
+        case (nil, nil, let b?): return (current, current.adding(b))
+        case (nil, nil, nil): return (current, current)
+        }
+    }
+
+    /// The eased progress for a phase: the spring in seconds, else the timing function.
+    public func progress(for phase: MediaTiming.Phase) -> Double {
+        if let spring { return spring.fraction(at: phase.simpleTime) }
+        return (timingFunction ?? .linear)(phase.fraction)
+    }
+}

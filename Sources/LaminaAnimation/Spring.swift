@@ -1,0 +1,155 @@
+import Foundation
+
+/// A damped harmonic oscillator, the timing of `CASpringAnimation` and UIKit's springs
+/// (semantics.md section E).
+///
+/// The spring moves a value from its start (displacement −1) to its target
+/// (displacement 0); `fraction(at:)` is the progress 0 → 1 that overshoots and rings.
+/// Time is real seconds since the spring started.
+public struct Spring: Hashable, Sendable {
+    private var storedMass = 1.0
+    private var storedStiffness = 100.0
+    private var storedDamping = 10.0
+    /// Initial velocity in distances per second, positive toward the target (rule 32).
+    public var initialVelocity = 0.0
+    /// When false, an overdamped spring moves as a critically damped one (rule 28).
+    public var allowsOverdamping = false
+
+    /// The default spring: mass 1, stiffness 100, damping 10 (rule 27).
+    public init() {}
+
+    public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10,
+                initialVelocity: Double = 0, allowsOverdamping: Bool = false) {
+        self.mass = mass
+        self.stiffness = stiffness
+        self.damping = damping
+        self.initialVelocity = initialVelocity
+        self.allowsOverdamping = allowsOverdamping
+    }
+
+    /// Mass; a value ≤ 0 is refused and the old value kept (rule 27).
+    public var mass: Double {
+        get { storedMass }
+        set { if newValue > 0, newValue.isFinite { storedMass = newValue } }
+    }
+
+    /// Stiffness; a value ≤ 0 is refused and the old value kept.
+    public var stiffness: Double {
+        get { storedStiffness }
+        set { if newValue > 0, newValue.isFinite { storedStiffness = newValue } }
+    }
+
+    /// Damping; a negative value is refused and the old value kept.
+    public var damping: Double {
+        get { storedDamping }
+        set { if newValue >= 0, newValue.isFinite { storedDamping = newValue } }
+    }
+
+    /// Undamped angular frequency ω₀ = √(k/m).
+    public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+
+    /// ζ = c / (2√(km)), as set.
+    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+
+    /// The ζ the motion uses: clamped to ≤ 1 unless `allowsOverdamping`.
+    public var effectiveDampingRatio: Double {
+        allowsOverdamping ? dampingRatio : min(dampingRatio, 1)
+    }
+
+    /// Displacement from the target in units of the total distance: y(0) = −1,
+    /// y'(0) = initialVelocity (rule 28).
+    public func displacement(at t: Double) -> Double {
+        let w0 = naturalFrequency, zeta = effectiveDampingRatio, v0 = initialVelocity
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            let b = (v0 - zeta * w0) / wd
+            return exp(-zeta * w0 * t) * (-cos(wd * t) + b * sin(wd * t))
+        }
+        if zeta == 1 {
+            return exp(-w0 * t) * (-1 + (v0 - w0) * t)
+        }
+        let root = (zeta * zeta - 1).squareRoot()
+        let r1 = -w0 * (zeta - root), r2 = -w0 * (zeta + root)
+        // c1 + c2 = −1, r1·c1 + r2·c2 = v0.
+        let c2 = (v0 + r1) / (r2 - r1)
+        let c1 = -1 - c2
+        return c1 * exp(r1 * t) + c2 * exp(r2 * t)
+    }
+
+    /// Progress from the start value (0) to the target (1) at `t` seconds: `1 + y(t)`.
+    public func fraction(at t: Double) -> Double { 1 + displacement(at: t) }
+
+    /// Seconds until the motion is within 10⁻³ of the target for good (rule 29).
+    public var settlingDuration: Double {
+        let w0 = naturalFrequency, zeta = effectiveDampingRatio, v0 = initialVelocity
+        if damping == 0 { return Double(Float.greatestFiniteMagnitude) }
+        if zeta < 1 {
+            let wd = w0 * (1 - zeta * zeta).squareRoot()
+            return -log(1e-3 / (1 + abs(v0 - zeta * w0) / wd)) / (zeta * w0)
+        }
+        // ζ ≥ 1: step 0.1 s, accumulated (the rounding is part of the published value).
+        var t = 0.0
+        for _ in 0..<100_000 {
+            if abs(displacement(at: t)) < 1e-3 { return t }
+            t += 0.1
+        }
+        return t
+    }
+}
+
+extension Spring {
+    /// A perceptual spring (`init(perceptualDuration:bounce:)`, rule 30): mass 1,
+    /// stiffness (2π/p)², ζ = 1 − b for b ≥ 0 and 1/(1 + b) for b < 0, overdamping allowed.
+    public init(perceptualDuration p: Double, bounce b: Double) {
+        let stiffness = pow(2 * Double.pi / p, 2)
+        let zeta = b >= 0 ? 1 - b : 1 / (1 + b)
+        self.init(mass: 1, stiffness: stiffness, damping: 2 * zeta * stiffness.squareRoot(),
+                  allowsOverdamping: true)
+    }
+
+    /// UIKit's duration-fit spring (`UIView.animate(withDuration:delay:usingSpringWithDamping:
+    /// initialSpringVelocity:…)`, rule 31): mass 1, damping ratio ζ, and the natural
+    /// frequency for which the motion is within 10⁻³ of the target at `duration`.
+    /// ζ is clamped to (0, 1]. The animation that uses it runs for `duration` and is cut there.
+    public init(dampingRatio: Double, duration: Double, initialVelocity v: Double = 0) {
+        precondition(duration > 0, "a duration-fit spring needs a positive duration")
+        let zeta = min(max(dampingRatio, 1e-6), 1)
+        let omega = Spring.fittedNaturalFrequency(zeta: zeta, duration: duration, velocity: v)
+            ?? Spring.fittedNaturalFrequency(zeta: zeta, duration: duration, velocity: 0)!
+        self.init(mass: 1, stiffness: omega * omega, damping: 2 * zeta * omega, initialVelocity: v)
+    }
+
+    /// The largest ω with residual(ω) = 10⁻³ on the branch ζω > v, or nil when none exists.
+    static func fittedNaturalFrequency(zeta: Double, duration d: Double, velocity v: Double) -> Double? {
+        if v == 0 && zeta < 1 {
+            return log(1000 * zeta / (1 - zeta * zeta).squareRoot()) / (zeta * d)
+        }
+        func residual(_ omega: Double) -> Double {
+            let beta = zeta * omega
+            if zeta >= 1 { return (1 + (omega - v) * d) * exp(-omega * d) }
+            let wd = omega * (1 - zeta * zeta).squareRoot()
+            return abs((beta - v) / wd) * exp(-beta * d)
+        }
+        let target = 1e-3
+        // An upper bracket: residual below target, past the hump.
+        var hi = max(1.0, 10 / d, 2 * abs(v) / zeta)
+        var guardCount = 0
+        while residual(hi) >= target {
+            hi *= 2
+            guardCount += 1
+            if guardCount > 200 { return nil }
+        }
+        // Walk down in small steps to the first point above target on the branch β > v.
+        var lo = hi
+        repeat {
+            lo /= 1.05
+            if zeta * lo <= v { return nil }
+        } while residual(lo) < target
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if mid == lo || mid == hi { break }
+            if residual(mid) > target { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+}

@@ -1,0 +1,37 @@
+/// A location in a two-dimensional coordinate space, in points.
+///
+/// Lamina's geometry is `Double` throughout, like Core Graphics on 64-bit platforms.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public init(_ x: Double, _ y: Double) {
+        self.init(x: x, y: y)
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    public static func * (s: Double, a: Point) -> Point { Point(x: a.x * s, y: a.y * s) }
+    public static prefix func - (a: Point) -> Point { Point(x: -a.x, y: -a.y) }
+
+    /// The Euclidean distance to `other`.
+    public func distance(to other: Point) -> Double {
+        let dx = other.x - x, dy = other.y - y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Linear interpolation: `self` at `t = 0`, `other` at `t = 1`.
+    public func interpolated(to other: Point, by t: Double) -> Point {
+        Point(x: x + (other.x - x) * t, y: y + (other.y - y) * t)
+    }
+
+    public var description: String { "(\(x), \(y))" }
+}

@@ -1,0 +1,25 @@
+import LaminaAnimation
+
+/// One animation attached to a layer, with what the commit resolved for it.
+struct AnimationEntry {
+    var key: String
+    /// False for animations added with a nil key (not listed by `animationKeys()`).
+    var isKeyed: Bool
+    var animation: BasicAnimation
+    /// From and to, resolved against the presentation value at commit (rule 15).
+    var ends: (from: AnimatableValue, to: AnimatableValue)?
+    var isCommitted = false
+    var hasFinished = false
+    var completion: ((Bool) -> Void)?
+}
+
+/// A layer's animations in add order (later non-additive animations win, rule 18).
+struct AnimationList {
+    var entries: [AnimationEntry] = []
+    private var anonymousCount = 0
+
+    mutating func anonymousKey() -> String {
+        anonymousCount += 1
+        return "\u{0}anonymous-\(anonymousCount)"
+    }
+}

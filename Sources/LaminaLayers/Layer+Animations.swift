@@ -1,0 +1,51 @@
+import LaminaAnimation
+
+extension Layer {
+    /// Attaches `animation` under `key` (rule 5, 18). A copy is stored: later changes to the
+    /// caller's value do not affect it. At the next commit a `duration` of 0 becomes 0.25 s,
+    /// a `beginTime` of 0 becomes the commit time, and missing from/to values are taken from
+    /// the property's presentation value. An animation already under `key` is replaced and
+    /// its completion receives `false`. `completion(finished)` runs once, from the frame loop
+    /// after the frame in which the animation ended or was removed (rule 35).
+    public func add(_ animation: BasicAnimation, forKey key: String?, completion: ((Bool) -> Void)? = nil) {
+        precondition(!isPresentation, "add animations to the model layer")
+        if let key { removeAnimation(forKey: key) }
+        let storedKey = key ?? animations.anonymousKey()
+        animations.entries.append(AnimationEntry(key: storedKey, isKeyed: key != nil,
+                                                 animation: animation, completion: completion))
+        setNeedsCommit()
+    }
+
+    /// The stored copy under `key`, or nil.
+    public func animation(forKey key: String) -> BasicAnimation? {
+        animations.entries.first { $0.isKeyed && $0.key == key }?.animation
+    }
+
+    /// Keys of the attached animations in add order; animations added without a key are
+    /// not listed (rule 18).
+    public func animationKeys() -> [String] {
+        (isPresentation ? model() : self).animations.entries.filter(\.isKeyed).map(\.key)
+    }
+
+    /// Removes the animation under `key`; its completion receives `false`.
+    public func removeAnimation(forKey key: String) {
+        precondition(!isPresentation, "remove animations from the model layer")
+        guard let index = animations.entries.firstIndex(where: { $0.isKeyed && $0.key == key }) else { return }
+        let entry = animations.entries.remove(at: index)
+        stopped(entry, finished: false)
+    }
+
+    /// Removes every animation; each completion receives `false`.
+    public func removeAllAnimations() {
+        precondition(!isPresentation, "remove animations from the model layer")
+        let removed = animations.entries
+        animations.entries.removeAll()
+        for entry in removed { stopped(entry, finished: false) }
+    }
+
+    func stopped(_ entry: AnimationEntry, finished: Bool) {
+        setNeedsCommit()
+        guard !entry.hasFinished, let completion = entry.completion else { return }
+        pendingCallbacks.append { completion(finished) }
+    }
+}

@@ -1,0 +1,293 @@
+import LaminaAnimation
+import LaminaGeometry
+
+/// A node of the layer tree (`CALayer`): geometry, appearance and sublayers, plus the
+/// animations attached to it.
+///
+/// A layer you create is a **model** layer: it holds what app code sets, and setting a
+/// property never animates it by itself. What is on screen is the **presentation**: a copy
+/// rebuilt every frame from the last committed model with the running animations applied
+/// (rules 45–47). Presentation layers are read-only; setting one of their properties traps.
+open class Layer {
+    /// Model properties shared by every layer kind (defaults of rule 48).
+    struct Properties {
+        var position = Point.zero
+        var bounds = Rect.zero
+        var anchorPoint = Point(x: 0.5, y: 0.5)
+        var zPosition = 0.0
+        var transform = Transform3D.identity
+        var opacity = 1.0
+        var backgroundColor: Color?
+        var isHidden = false
+    }
+
+    var properties = Properties()
+    public private(set) var sublayers: [Layer] = []
+    public private(set) weak var superlayer: Layer?
+    /// An optional name, for debugging and lookup.
+    public var name: String?
+
+    /// Set on presentation copies: the model layer they show.
+    private weak var modelLayer: Layer?
+    /// True for the read-only copies `presentation()` returns.
+    public private(set) var isPresentation = false
+    /// The copy built for the last rendered frame (rule 47: one per layer per frame).
+    var presentationLayer: Layer?
+    /// The tree this layer is the root of, if any.
+    weak var hostingTree: LayerTree?
+
+    var animations = AnimationList()
+    /// Completions waiting for the next frame (removed or replaced animations).
+    var pendingCallbacks: [() -> Void] = []
+
+    public init() {}
+
+    // MARK: Properties
+
+    /// The anchor point's position in the superlayer's coordinates.
+    public var position: Point {
+        get { properties.position }
+        set { mutate { $0.position = newValue } }
+    }
+
+    /// The layer's own coordinate space: its origin and size.
+    public var bounds: Rect {
+        get { properties.bounds }
+        set { mutate { $0.bounds = newValue.standardized } }
+    }
+
+    /// Where `position` sits inside the bounds, in unit coordinates (0.5, 0.5 = centre).
+    public var anchorPoint: Point {
+        get { properties.anchorPoint }
+        set { mutate { $0.anchorPoint = newValue } }
+    }
+
+    /// Front-to-back order among siblings and a z translation (rule 54).
+    public var zPosition: Double {
+        get { properties.zPosition }
+        set { mutate { $0.zPosition = newValue } }
+    }
+
+    /// Applied about the anchor point (rule 51).
+    public var transform: Transform3D {
+        get { properties.transform }
+        set { mutate { $0.transform = newValue } }
+    }
+
+    /// 0 (invisible) … 1 (opaque); multiplies the whole subtree.
+    public var opacity: Double {
+        get { properties.opacity }
+        set { mutate { $0.opacity = newValue } }
+    }
+
+    /// Fills the bounds behind the layer's content; nil draws nothing.
+    public var backgroundColor: Color? {
+        get { properties.backgroundColor }
+        set { mutate { $0.backgroundColor = newValue } }
+    }
+
+    /// A hidden layer and its subtree are not drawn and not hit.
+    public var isHidden: Bool {
+        get { properties.isHidden }
+        set { mutate { $0.isHidden = newValue } }
+    }
+
+    /// The bounding box of the bounds placed with the anchor on `position`, through
+    /// `transform` (rule 49). Derived, not stored.
+    public var frame: Rect {
+        let t = transformToSuperlayer()
+        let b = bounds
+        let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
+                       Point(x: b.minX, y: b.maxY), Point(x: b.maxX, y: b.maxY)]
+        return Rect.boundingBox(of: corners.compactMap { t.project($0) })
+    }
+
+    func mutate(_ change: (inout Properties) -> Void) {
+        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        change(&properties)
+        setNeedsCommit()
+    }
+
+    /// Marks the tree as changed so the next frame commits and draws it.
+    func setNeedsCommit() {
+        var layer: Layer? = self
+        while let l = layer {
+            if let tree = l.hostingTree { tree.needsCommit = true; return }
+            layer = l.superlayer
+        }
+    }
+
+    // MARK: Tree
+
+    /// Appends `layer` as the front-most sublayer (removing it from any previous parent).
+    public func addSublayer(_ layer: Layer) {
+        insertSublayer(layer, at: sublayers.count)
+    }
+
+    /// Inserts `layer` at `index` in the sublayer array (back to front).
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        precondition(!isPresentation && !layer.isPresentation, "presentation layers are read-only")
+        precondition(layer !== self, "a layer cannot be its own sublayer")
+        layer.removeFromSuperlayer()
+        sublayers.insert(layer, at: min(max(index, 0), sublayers.count))
+        layer.superlayer = self
+        setNeedsCommit()
+    }
+
+    /// Detaches the layer from its superlayer.
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.setNeedsCommit()
+        parent.sublayers.removeAll { $0 === self }
+        superlayer = nil
+    }
+
+    // MARK: Model and presentation
+
+    /// The presentation copy shown in the last rendered frame, or nil before the layer
+    /// has been rendered (rule 45). A presentation's presentation is itself.
+    public func presentation() -> Layer? {
+        isPresentation ? self : presentationLayer
+    }
+
+    /// The model layer: itself for a model layer, the layer shown for a presentation.
+    public func model() -> Layer {
+        isPresentation ? (modelLayer ?? self) : self
+    }
+
+    /// A read-only copy of this layer's own properties (not its sublayers), of the same kind.
+    /// Subclasses with their own properties override it and copy those too.
+    open func makePresentationCopy() -> Layer {
+        let copy = Layer()
+        copy.properties = properties
+        return copy
+    }
+
+    func preparePresentationCopy(of model: Layer) {
+        name = model.name
+        isPresentation = true
+        modelLayer = model
+    }
+
+    func adoptPresentationSublayers(_ children: [Layer]) {
+        sublayers = children
+        for child in children { child.superlayer = self }
+    }
+
+    // MARK: Key-path access (what animations drive)
+
+    /// The current value of an animatable property, or nil for an unknown key path.
+    open func value(forKeyPath keyPath: String) -> AnimatableValue? {
+        switch keyPath {
+        case "position": return .point(properties.position)
+        case "position.x": return .scalar(properties.position.x)
+        case "position.y": return .scalar(properties.position.y)
+        case "bounds": return .rect(properties.bounds)
+        case "bounds.size": return .size(properties.bounds.size)
+        case "anchorPoint": return .point(properties.anchorPoint)
+        case "zPosition": return .scalar(properties.zPosition)
+        case "transform": return .transform(properties.transform)
+        case "opacity": return .scalar(properties.opacity)
+        case "backgroundColor": return .color(properties.backgroundColor)
+        case "hidden": return .bool(properties.isHidden)
+        default: return nil
+        }
+    }
+
+    /// Writes an animated value into this layer's properties. Used on presentation copies;
+    /// returns false when the key path or the value's kind is not one this layer has.
+    @discardableResult
+    open func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
+        switch (keyPath, value) {
+        case ("position", .point(let p)): properties.position = p
+        case ("position.x", .scalar(let v)): properties.position.x = v
+        case ("position.y", .scalar(let v)): properties.position.y = v
+        case ("bounds", .rect(let r)): properties.bounds = r
+        case ("bounds.size", .size(let s)): properties.bounds.size = s
+        case ("anchorPoint", .point(let p)): properties.anchorPoint = p
+        case ("zPosition", .scalar(let v)): properties.zPosition = v
+        case ("transform", .transform(let t)): properties.transform = t
+        case ("opacity", .scalar(let v)): properties.opacity = v
+        case ("backgroundColor", .color(let c)): properties.backgroundColor = c
+        case ("hidden", .bool(let b)): properties.isHidden = b
+        default: return false
+        }
+        return true
+    }
+
+    /// Sets a model property by key path (the model-side twin of `value(forKeyPath:)`).
+    public func setValue(_ value: AnimatableValue, forKeyPath keyPath: String) {
+        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        precondition(applyAnimatedValue(value, forKeyPath: keyPath),
+                     "\(type(of: self)) has no animatable property '\(keyPath)' of that type")
+        setNeedsCommit()
+    }
+
+    // MARK: Geometry
+
+    /// This layer's space → its superlayer's space (rule 51, without the superlayer's
+    /// sublayerTransform): `T(−(b.origin + a∘b.size)) · transform · T(position, zPosition)`.
+    public func transformToSuperlayer() -> Transform3D {
+        let b = properties.bounds, a = properties.anchorPoint
+        let anchorInBounds = Point(x: b.origin.x + a.x * b.size.width, y: b.origin.y + a.y * b.size.height)
+        return Transform3D(translationX: -anchorInBounds.x, y: -anchorInBounds.y, z: 0)
+            .concatenating(properties.transform)
+            .concatenating(Transform3D(translationX: properties.position.x, y: properties.position.y,
+                                       z: properties.zPosition))
+    }
+
+    /// This layer's space → the root's space.
+    public func transformToRoot() -> Transform3D {
+        var t = Transform3D.identity
+        var layer: Layer? = self
+        while let l = layer, l.superlayer != nil {
+            t = t.concatenating(l.transformToSuperlayer())
+            layer = l.superlayer
+        }
+        return t
+    }
+
+    /// Converts a point from `layer`'s space (nil = the root's) into this layer's space,
+    /// through the plane z = 0.
+    public func convert(_ point: Point, from layer: Layer?) -> Point? {
+        let toRoot = layer?.transformToRoot() ?? .identity
+        guard let inRoot = toRoot.project(point) else { return nil }
+        return unproject(inRoot, through: transformToRoot())
+    }
+
+    /// `bounds.contains(p)`, half-open (rule 57). Subclasses may override.
+    open func contains(_ p: Point) -> Bool {
+        bounds.contains(p)
+    }
+
+    /// The deepest visible descendant (or self) containing `p`, given in the **superlayer's**
+    /// coordinates (rule 57). Hidden layers and layers with opacity < 0.01 are skipped;
+    /// sublayers are tried front-most first.
+    public func hitTest(_ p: Point) -> Layer? {
+        guard !properties.isHidden, properties.opacity >= 0.01 else { return nil }
+        guard let local = unproject(p, through: transformToSuperlayer()) else { return nil }
+        for child in sublayersInDrawingOrder.reversed() {
+            if let hit = child.hitTest(local) { return hit }
+        }
+        return contains(local) ? self : nil
+    }
+
+    /// Sublayers back to front: ascending zPosition, ties in array order (rule 54).
+    public var sublayersInDrawingOrder: [Layer] {
+        guard sublayers.contains(where: { $0.properties.zPosition != 0 }) else { return sublayers }
+        return sublayers.enumerated().sorted {
+            ($0.element.properties.zPosition, $0.offset) < ($1.element.properties.zPosition, $1.offset)
+        }.map(\.element)
+    }
+
+    /// Maps a point of the parent plane back into the layer plane (inverse projection of z = 0).
+    private func unproject(_ p: Point, through t: Transform3D) -> Point? {
+        if t.isAffine { return t.affineTransform.inverted().apply(to: p) }
+        // Solve (x, y, 0, 1)·M ~ (p.x, p.y, ·, 1) for x, y.
+        let a11 = t.m11 - p.x * t.m14, a12 = t.m21 - p.x * t.m24, b1 = p.x * t.m44 - t.m41
+        let a21 = t.m12 - p.y * t.m14, a22 = t.m22 - p.y * t.m24, b2 = p.y * t.m44 - t.m42
+        let det = a11 * a22 - a12 * a21
+        guard det != 0 else { return nil }
+        return Point(x: (b1 * a22 - a12 * b2) / det, y: (a11 * b2 - a21 * b1) / det)
+    }
+}

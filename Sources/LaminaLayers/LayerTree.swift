@@ -1,0 +1,100 @@
+import LaminaAnimation
+
+/// A rendered layer tree: the root a display shows, and the per-frame steps that turn the
+/// model into what is drawn (rules 45–47 and 80).
+///
+/// Engine code never reads a clock: each step is handed its time. A frame is
+/// `commit(at: now)` (model changes and new animations take effect), then
+/// `updatePresentation(at: targetTimestamp)` (animations evaluated, presentation rebuilt),
+/// then drawing, then the returned callbacks.
+public final class LayerTree {
+    public let root: Layer
+    /// True when the model changed since the last commit.
+    public internal(set) var needsCommit = true
+    /// True when an animation is still changing the presentation after the last update.
+    public private(set) var hasRunningAnimations = false
+
+    public init(root: Layer) {
+        self.root = root
+        root.hostingTree = self
+    }
+
+    /// Whether the next frame would differ from the last: model changes or animations.
+    public var needsFrame: Bool { needsCommit || hasRunningAnimations }
+
+    /// Commits model changes and new animations at media time `time`: default durations
+    /// (0 → 0.25 s), begin times (0 → `time`) and from/to values resolve now (rules 5, 15).
+    public func commit(at time: Double) {
+        visit(root) { layer in
+            for i in layer.animations.entries.indices where !layer.animations.entries[i].isCommitted {
+                var entry = layer.animations.entries[i]
+                if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
+                if entry.animation.timing.beginTime == 0 { entry.animation.timing.beginTime = time }
+                let current = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath)
+                    ?? layer.value(forKeyPath: entry.animation.keyPath)
+                if let current { entry.ends = entry.animation.resolvedEnds(current: current) }
+                entry.isCommitted = true
+                layer.animations.entries[i] = entry
+            }
+        }
+        needsCommit = false
+    }
+
+    /// Rebuilds the presentation tree with every committed animation evaluated at `time`,
+    /// removes animations whose active interval has ended (rule 10) and returns the
+    /// callbacks to run once the frame is on its way (rule 35, 80).
+    @discardableResult
+    public func updatePresentation(at time: Double) -> [() -> Void] {
+        var callbacks: [() -> Void] = []
+        var running = false
+        _ = presentation(of: root, at: time, callbacks: &callbacks, running: &running)
+        hasRunningAnimations = running
+        return callbacks
+    }
+
+    private func presentation(of layer: Layer, at time: Double, callbacks: inout [() -> Void],
+                              running: inout Bool) -> Layer {
+        callbacks.append(contentsOf: layer.pendingCallbacks)
+        layer.pendingCallbacks.removeAll()
+        let copy = layer.makePresentationCopy()
+        copy.preparePresentationCopy(of: layer)
+        var finishedIndices: [Int] = []
+        for (i, entry) in layer.animations.entries.enumerated() {
+            guard entry.isCommitted else { running = true; continue }
+            let timing = entry.animation.timing
+            if let ends = entry.ends, let phase = timing.phase(at: time) {
+                var value = ends.from.interpolated(to: ends.to, by: entry.animation.progress(for: phase))
+                if entry.animation.isAdditive, let underlying = copy.value(forKeyPath: entry.animation.keyPath) {
+                    value = underlying.adding(value)
+                }
+                copy.applyAnimatedValue(value, forKeyPath: entry.animation.keyPath)
+            }
+            if !entry.hasFinished {
+                if timing.speed != 0 && time >= timing.endTime {
+                    finishedIndices.append(i)
+                } else if timing.speed != 0 {
+                    running = true
+                }
+            }
+        }
+        for i in finishedIndices.reversed() {
+            let entry = layer.animations.entries[i]
+            if let completion = entry.completion { callbacks.append { completion(true) } }
+            if entry.animation.isRemovedOnCompletion {
+                layer.animations.entries.remove(at: i)
+            } else {
+                layer.animations.entries[i].hasFinished = true
+            }
+        }
+        copy.adoptPresentationSublayers(layer.sublayers.map {
+            presentation(of: $0, at: time, callbacks: &callbacks, running: &running)
+        })
+        layer.presentationLayer = copy
+        return copy
+    }
+
+    private func visit(_ layer: Layer, _ body: (Layer) -> Void) {
+        body(layer)
+        for child in layer.sublayers { visit(child, body) }
+    }
+}

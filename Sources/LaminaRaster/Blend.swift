@@ -1,0 +1,44 @@
+/// Premultiplied source-over compositing on packed `0xAARRGGBB` pixels, in 8-bit fixed
+/// point: `dst = src · m + dst · (1 − srcAlpha · m)` for a coverage `m`.
+enum Blend {
+    /// `x / 255` rounded to nearest, for two 16-bit lanes packed in one word
+    /// (`x + 128 + ((x + 128) >> 8)) >> 8` per lane).
+    @inline(__always)
+    static func div255Lanes(_ x: UInt32) -> UInt32 {
+        let t = x &+ 0x0080_0080
+        return ((t &+ ((t >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+    }
+
+    /// Every channel of `p` times `m / 255` (`m` in 0…255), rounded.
+    @inline(__always)
+    static func scale(_ p: UInt32, by m: UInt32) -> UInt32 {
+        let rb = div255Lanes((p & 0x00FF_00FF) &* m)
+        let ag = div255Lanes(((p >> 8) & 0x00FF_00FF) &* m)
+        return rb | (ag << 8)
+    }
+
+    /// `src` over `dst`; `src` is premultiplied.
+    @inline(__always)
+    static func over(_ src: UInt32, _ dst: UInt32) -> UInt32 {
+        let inverseAlpha = 255 - (src >> 24)
+        return src &+ scale(dst, by: inverseAlpha)
+    }
+
+    /// Composites a solid premultiplied colour through a coverage span onto a pixel row.
+    static func spanOver(
+        color: UInt32, coverage: UnsafeBufferPointer<Float>, row: UnsafeMutablePointer<UInt32>
+    ) {
+        let opaque = color >> 24 == 255
+        for i in 0..<coverage.count {
+            let c = coverage[i]
+            if c <= 0 { continue }
+            if c >= 1 {
+                row[i] = opaque ? color : over(color, row[i])
+            } else {
+                let m = UInt32(c * 255 + 0.5)
+                if m == 0 { continue }
+                row[i] = over(scale(color, by: m), row[i])
+            }
+        }
+    }
+}

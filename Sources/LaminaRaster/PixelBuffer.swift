@@ -1,0 +1,91 @@
+import LaminaGeometry
+
+/// A premultiplied 32-bit image in memory, the rasterizer's working buffer.
+///
+/// Each pixel is a `UInt32` `0xAARRGGBB`: on little-endian machines the bytes are B, G, R, A,
+/// the XRGB8888 / ARGB8888 layout DRM scanout buffers use. Rows are `stride` pixels apart
+/// (`stride ≥ width`), so a buffer can also describe padded memory.
+///
+/// A reference type: frames are large and are drawn into in place.
+public final class PixelBuffer {
+    public let width: Int
+    public let height: Int
+    /// Pixels from one row to the next.
+    public let stride: Int
+    /// The pixels, row-major, `stride · height` of them.
+    public let pixels: UnsafeMutableBufferPointer<UInt32>
+
+    /// A buffer filled with transparent black.
+    public init(width: Int, height: Int, stride: Int? = nil) {
+        precondition(width >= 0 && height >= 0, "a pixel buffer needs a non-negative size")
+        let rowPixels = stride ?? width
+        precondition(rowPixels >= width, "stride must be at least the width")
+        self.width = width
+        self.height = height
+        self.stride = rowPixels
+        pixels = .allocate(capacity: max(rowPixels * height, 1))
+        pixels.initialize(repeating: 0)
+    }
+
+    deinit { pixels.deallocate() }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+
+    public subscript(x: Int, y: Int) -> UInt32 {
+        get { pixels[y * stride + x] }
+        set { pixels[y * stride + x] = newValue }
+    }
+
+    /// Replaces every pixel with `color` (source copy, not blended).
+    public func fill(_ color: Color) {
+        fill(pixel: color.premultiplied.pixel32)
+    }
+
+    /// Replaces every pixel with a packed premultiplied value.
+    public func fill(pixel: UInt32) {
+        if stride == width {
+            pixels.update(repeating: pixel)
+        } else {
+            for y in 0..<height {
+                let row = UnsafeMutableBufferPointer(rebasing: pixels[(y * stride)..<(y * stride + width)])
+                row.update(repeating: pixel)
+            }
+        }
+    }
+
+    /// Replaces the pixels of the integer rectangle `[x0, x1) × [y0, y1)` (clipped) with `pixel`.
+    public func fill(pixel: UInt32, x0: Int, y0: Int, x1: Int, y1: Int) {
+        let ax = max(0, x0), bx = min(width, x1), ay = max(0, y0), by = min(height, y1)
+        guard ax < bx, ay < by else { return }
+        for y in ay..<by {
+            let row = UnsafeMutableBufferPointer(rebasing: pixels[(y * stride + ax)..<(y * stride + bx)])
+            row.update(repeating: pixel)
+        }
+    }
+
+    /// A copy with the same size and a tight stride.
+    public func copy() -> PixelBuffer {
+        let c = PixelBuffer(width: width, height: height)
+        c.copyPixels(from: self)
+        return c
+    }
+
+    /// Copies all pixels of `source`, which must have the same size.
+    public func copyPixels(from source: PixelBuffer) {
+        precondition(source.width == width && source.height == height, "sizes differ")
+        for y in 0..<height {
+            let src = UnsafeBufferPointer(rebasing: source.pixels[(y * source.stride)..<(y * source.stride + width)])
+            let dst = UnsafeMutableBufferPointer(rebasing: pixels[(y * stride)..<(y * stride + width)])
+            _ = dst.initialize(from: src)
+        }
+    }
+
+    /// Straight-alpha colour of one pixel (8-bit precision).
+    public func color(x: Int, y: Int) -> Color {
+        let p = self[x, y]
+        return PremultipliedColor(
+            red: Double(p >> 16 & 0xFF) / 255, green: Double(p >> 8 & 0xFF) / 255,
+            blue: Double(p & 0xFF) / 255, alpha: Double(p >> 24) / 255
+        ).unpremultiplied
+    }
+}
