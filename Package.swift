@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(
             name: "CInput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .target(
             name: "CLaminaPNG",
             linkerSettings: [.linkedLibrary("png16")]),
@@ -41,7 +42,7 @@ let package = Package(
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaDisplay", "LaminaInput", "LaminaLayers",
+                "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),

@@ -11,6 +11,15 @@ struct AnimationEntry {
     var isCommitted = false
     var hasFinished = false
     var completion: ((Bool) -> Void)?
+
+    /// The animated value at layer time `time` over `underlying` (the value below it in the
+    /// stack), or nil where the animation does not apply.
+    func value(at time: Double, over underlying: AnimatableValue?) -> AnimatableValue? {
+        guard isCommitted, let ends, let phase = animation.timing.phase(at: time) else { return nil }
+        let value = ends.from.interpolated(to: ends.to, by: animation.progress(for: phase))
+        if animation.isAdditive, let underlying { return underlying.adding(value) }
+        return value
+    }
 }
 
 /// A layer's animations in add order (later non-additive animations win, rule 18).

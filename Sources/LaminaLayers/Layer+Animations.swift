@@ -27,6 +27,18 @@ extension Layer {
         (isPresentation ? model() : self).animations.entries.filter(\.isKeyed).map(\.key)
     }
 
+    /// The value `keyPath` shows at `time`: the model value with this layer's committed
+    /// animations applied in add order. Display-link code reads this at
+    /// `targetTimestamp` to follow an animation in the frame being built.
+    public func presentationValue(forKeyPath keyPath: String, at time: Double) -> AnimatableValue? {
+        let model = model()
+        var value = model.value(forKeyPath: keyPath)
+        for entry in model.animations.entries where entry.animation.keyPath == keyPath {
+            if let animated = entry.value(at: time, over: value) { value = animated }
+        }
+        return value
+    }
+
     /// Removes the animation under `key`; its completion receives `false`.
     public func removeAnimation(forKey key: String) {
         precondition(!isPresentation, "remove animations from the model layer")

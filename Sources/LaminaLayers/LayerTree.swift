@@ -11,6 +11,8 @@ public final class LayerTree {
     public let root: Layer
     /// True when the model changed since the last commit.
     public internal(set) var needsCommit = true
+    /// True when a commit took changes that no frame has drawn yet.
+    public private(set) var needsDisplay = true
     /// True when an animation is still changing the presentation after the last update.
     public private(set) var hasRunningAnimations = false
 
@@ -20,7 +22,7 @@ public final class LayerTree {
     }
 
     /// Whether the next frame would differ from the last: model changes or animations.
-    public var needsFrame: Bool { needsCommit || hasRunningAnimations }
+    public var needsFrame: Bool { needsCommit || needsDisplay || hasRunningAnimations }
 
     /// Commits model changes and new animations at media time `time`: default durations
     /// (0 → 0.25 s), begin times (0 → `time`) and from/to values resolve now (rules 5, 15).
@@ -37,6 +39,7 @@ public final class LayerTree {
                 layer.animations.entries[i] = entry
             }
         }
+        if needsCommit { needsDisplay = true }
         needsCommit = false
     }
 
@@ -49,6 +52,7 @@ public final class LayerTree {
         var running = false
         _ = presentation(of: root, at: time, callbacks: &callbacks, running: &running)
         hasRunningAnimations = running
+        needsDisplay = false
         return callbacks
     }
 
@@ -62,11 +66,7 @@ public final class LayerTree {
         for (i, entry) in layer.animations.entries.enumerated() {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.animation.timing
-            if let ends = entry.ends, let phase = timing.phase(at: time) {
-                var value = ends.from.interpolated(to: ends.to, by: entry.animation.progress(for: phase))
-                if entry.animation.isAdditive, let underlying = copy.value(forKeyPath: entry.animation.keyPath) {
-                    value = underlying.adding(value)
-                }
+            if let value = entry.value(at: time, over: copy.value(forKeyPath: entry.animation.keyPath)) {
                 copy.applyAnimatedValue(value, forKeyPath: entry.animation.keyPath)
             }
             if !entry.hasFinished {
@@ -96,5 +96,12 @@ public final class LayerTree {
     private func visit(_ layer: Layer, _ body: (Layer) -> Void) {
         body(layer)
         for child in layer.sublayers { visit(child, body) }
+    }
+}
+
+extension LayerTree {
+    /// Asks for a new frame even though the model did not change (after a failed flip).
+    public func setNeedsCommit() {
+        needsCommit = true
     }
 }

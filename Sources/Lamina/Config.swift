@@ -1,0 +1,135 @@
+import Foundation
+import LaminaDisplay
+import LaminaGeometry
+
+/// Which display backend to run on.
+public enum BackendChoice: String, Sendable, CaseIterable {
+    /// A DRM card when one can be opened, else the dummy display (and say so).
+    case auto
+    /// A DRM card; failing to open one is an error.
+    case drm
+    /// The in-memory KMS device: no display needed.
+    case dummy
+}
+
+/// How the dummy display's vblanks are paced.
+public enum ClockChoice: String, Sendable, CaseIterable {
+    /// Real time: vblanks at the mode's rate on `CLOCK_MONOTONIC`.
+    case realtime
+    /// A virtual clock that jumps from event to event: as fast as the CPU allows.
+    case virtual
+}
+
+/// The daemon's configuration: `configs/lamina.toml` documents every field.
+public struct LaminaConfig {
+    /// The file it came from (nil for built-in defaults).
+    public var path: String?
+    public var backend = BackendChoice.auto
+    /// Connector name such as `HDMI-A-1`; nil picks the first connected one.
+    public var connector: String?
+    public var clock = ClockChoice.realtime
+    /// The dummy display's mode.
+    public var dummyMode = KMSMode.cea1080p60
+    public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
+    public var scene = "elastic-field"
+    /// A touch script to replay (resolved against the config file's directory).
+    public var touchScript: String?
+    /// Stop after this many seconds; nil runs until the script is done and everything has
+    /// settled (dummy backend) or forever (a real display).
+    public var exitAfter: Double?
+    /// Per-scene tables, by scene name, for the scene to read.
+    public var sceneTables: [String: SettingsTable] = [:]
+
+    public init() {}
+
+    /// Reads and validates `path`. `sceneNames` are the scenes whose `[scene-name]` tables
+    /// (with `-` written `_`) are allowed.
+    public static func load(path: String, sceneNames: [String]) throws(ConfigError) -> LaminaConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: path, reason: "cannot be read: \(Self.reason(error))")
+        }
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument(parsing: text)
+        } catch {
+            throw ConfigError(file: path, line: error.line, reason: error.reason)
+        }
+        var config = LaminaConfig()
+        config.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        let sceneTableNames = Dictionary(uniqueKeysWithValues: sceneNames.map { ($0.replacingOccurrences(of: "-", with: "_"), $0) })
+
+        for (name, entries) in document.tables where !entries.isEmpty || !name.isEmpty {
+            let table = SettingsTable(file: path, name: name, entries: entries)
+            switch name {
+            case "display":
+                config.backend = BackendChoice(rawValue: try table.choice(
+                    "backend", default: config.backend.rawValue, allowed: BackendChoice.allCases.map(\.rawValue)))!
+                let connector = try table.string("connector", default: "")
+                config.connector = connector.isEmpty ? nil : connector
+                config.clock = ClockChoice(rawValue: try table.choice(
+                    "clock", default: config.clock.rawValue, allowed: ClockChoice.allCases.map(\.rawValue)))!
+                let modeText = try table.string("dummy_mode", default: "1920x1080@60")
+                guard let mode = Self.parseMode(modeText) else {
+                    throw ConfigError(file: path, field: "display.dummy_mode", line: entries["dummy_mode"]?.line,
+                                      reason: "'\(modeText)' is not WIDTHxHEIGHT@HZ (16…7680 x 16…4320 @ 1…240)")
+                }
+                config.dummyMode = mode
+                config.background = try table.color("background", default: config.background)
+                try table.rejectUnknownKeys()
+            case "run":
+                config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
+                let script = try table.string("touch_script", default: "")
+                if !script.isEmpty {
+                    config.touchScript = script.hasPrefix("/") ? script : (directory as NSString).appendingPathComponent(script)
+                }
+                let exitAfter = try table.number("exit_after", default: 0, in: 0...86_400 * 365)
+                config.exitAfter = exitAfter > 0 ? exitAfter : nil
+                try table.rejectUnknownKeys()
+            case "":
+                if let key = entries.keys.sorted().first {
+                    throw ConfigError(file: path, field: key, line: entries[key]?.line,
+                                      reason: "unknown field (fields belong in a [table])")
+                }
+            default:
+                guard let scene = sceneTableNames[name] else {
+                    throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
+                                      reason: "unknown table (known: display, run, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                }
+                config.sceneTables[scene] = table
+            }
+        }
+        return config
+    }
+
+    /// The settings table for `scene` (empty when the file has none).
+    public func settings(forScene scene: String) -> SettingsTable {
+        sceneTables[scene] ?? SettingsTable(file: path ?? "<defaults>", name: scene.replacingOccurrences(of: "-", with: "_"), entries: [:])
+    }
+
+    /// `WIDTHxHEIGHT@HZ` → a mode. 1920x1080@60 is CEA-861's exact 60 Hz timing; other sizes
+    /// get a reduced-blanking style timing whose pixel clock gives the asked-for rate.
+    public static func parseMode(_ text: String) -> KMSMode? {
+        let parts = text.split(separator: "@")
+        guard parts.count == 2, let hz = Double(parts[1]), (1...240).contains(hz) else { return nil }
+        let size = parts[0].split(separator: "x")
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]),
+              (16...7680).contains(w), (16...4320).contains(h) else { return nil }
+        if w == 1920 && h == 1080 && hz == 60 { return .cea1080p60 }
+        let htotal = w + 160, vtotal = h + 30
+        let clock = Int((hz * Double(htotal * vtotal) / 1000).rounded())
+        return KMSMode(name: "\(w)x\(h)", width: w, height: h, clock: clock, htotal: htotal, vtotal: vtotal, isPreferred: true)
+    }
+
+    static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        return nsError.localizedDescription
+    }
+}

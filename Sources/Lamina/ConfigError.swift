@@ -1,0 +1,26 @@
+/// A configuration (or script) that cannot be used: which file, which field, and why.
+/// The daemon prints it and exits with status 78 (`EX_CONFIG`), changing nothing.
+public struct ConfigError: Error, CustomStringConvertible {
+    public var file: String
+    /// The dotted field, such as `display.backend`; nil when the whole file is at fault.
+    public var field: String?
+    public var line: Int?
+    public var reason: String
+
+    /// `EX_CONFIG` from sysexits.h.
+    public static let exitStatus: Int32 = 78
+
+    public init(file: String, field: String? = nil, line: Int? = nil, reason: String) {
+        self.file = file
+        self.field = field
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let field { return "\(location): \(field): \(reason)" }
+        return "\(location): \(reason)"
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LaminaDisplay
+import LaminaInput
+import Logging
+
+/// What a scene catalog provides: build the named scene into a runtime, reading its
+/// settings table (and failing with a `ConfigError` on bad settings).
+public protocol SceneCatalog {
+    /// The scene names, for validating `run.scene` and the `[scene_name]` tables.
+    var sceneNames: [String] { get }
+    func install(scene: String, settings: SettingsTable, in runtime: Runtime) throws(ConfigError)
+}
+
+/// The daemon's options after the command line has overridden the config file.
+public struct DaemonOptions {
+    public var configPath: String?
+    public var backend: BackendChoice?
+    public var clock: ClockChoice?
+    public var scene: String?
+    public var touchScript: String?
+    public var framesOut: String?
+    public var exitAfter: Double?
+
+    public init() {}
+}
+
+/// What a run did.
+public struct RunSummary: Sendable {
+    public var stopReason: Runtime.StopReason
+    public var frames: Int
+    public var missedVBlanks: Int
+    public var failedFlips: Int
+    public var contactSheet: String?
+}
+
+/// `lamina run`: config → backend → display → scene → event loop.
+public enum Daemon {
+    /// Where the config is looked for when none is named.
+    public static let defaultConfigPaths = ["configs/lamina.toml", "/etc/lamina/lamina.toml"]
+
+    /// Loads the configuration: the named file, else the first default that exists, else
+    /// built-in defaults.
+    public static func loadConfig(_ options: DaemonOptions, catalog: SceneCatalog) throws(ConfigError) -> LaminaConfig {
+        let path = options.configPath ?? defaultConfigPaths.first { FileManager.default.fileExists(atPath: $0) }
+        var config = LaminaConfig()
+        if let path { config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames) }
+        if let backend = options.backend { config.backend = backend }
+        if let clock = options.clock { config.clock = clock }
+        if let scene = options.scene {
+            guard catalog.sceneNames.contains(scene) else {
+                throw ConfigError(file: "command line", field: "--scene",
+                                  reason: "'\(scene)' is not a scene (known: \(catalog.sceneNames.joined(separator: ", ")))")
+            }
+            config.scene = scene
+        }
+        if let script = options.touchScript { config.touchScript = script }
+        if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
+        return config
+    }
+
+    /// Reads and parses a touch script; a bad one is a `ConfigError` naming the line.
+    public static func loadTouchScript(path: String) throws(ConfigError) -> TouchScript {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: path, reason: "cannot be read: \(LaminaConfig.reason(error))")
+        }
+        do {
+            return try TouchScript(parsing: text)
+        } catch {
+            throw ConfigError(file: path, field: "line \(error.line)", line: error.line, reason: error.reason)
+        }
+    }
+
+    /// Runs the daemon until its stop condition. Config and script errors throw before
+    /// anything is opened.
+    public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
+        let config = try loadConfig(options, catalog: catalog)
+        let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }
+        let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir) }
+
+        let backend = try Backends.open(config.backend, config: config, logger: logger)
+        let display: Display
+        do {
+            display = try Display(device: backend.device, connectorName: config.connector)
+        } catch {
+            throw BackendError(reason: "cannot bring up the display: \(error)")
+        }
+        defer { display.close() }
+        logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
+
+        let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
+        runtime.recorder = recorder
+        try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
+        if let script, backend.isDummy {
+            runtime.addTouchSource(ScriptedTouchSource(script: script, start: backend.clock.now))
+            logger.info("replaying \(script.steps.count) scripted touch actions from \(config.touchScript ?? "")")
+        }
+        if !(backend.clock is VirtualClock) { runtime.watchStopSignals() }
+
+        // The dummy display ends when its script is done and the scene has settled; a real
+        // display runs until stopped (or `exit_after`).
+        let reason = runtime.run(exitAfter: config.exitAfter, untilSettled: backend.isDummy && config.exitAfter == nil)
+        let sheet = try recorder?.finish()
+        let summary = RunSummary(stopReason: reason, frames: runtime.renderedFrames, missedVBlanks: display.missedVBlanks,
+                                 failedFlips: runtime.failedFlips, contactSheet: sheet)
+        logger.info("stopped (\(reason.rawValue)): \(summary.frames) frames, \(summary.missedVBlanks) missed vblanks, \(summary.failedFlips) failed flips")
+        if let recorder, let sheet { logger.info("wrote \(recorder.frameCount) frames and \(sheet)") }
+        return summary
+    }
+}

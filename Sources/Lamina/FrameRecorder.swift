@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import LaminaRaster
+
+/// Writes every presented frame as a PNG (`frame-00001.png`, …) and, at the end, one
+/// contact sheet of the run: the frames side by side, cropped to the region that changed
+/// during the run, so the motion can be seen at a glance.
+///
+/// Encoding happens on a background queue so the frame loop keeps its pace; `finish()`
+/// waits for it.
+public final class FrameRecorder {
+    public let directory: String
+    public private(set) var frameCount = 0
+    private let queue = DispatchQueue(label: "lamina.frame-recorder")
+    private let store = ThumbnailStore()
+
+    /// Frames are halved for the contact sheet and at most this many are kept.
+    public static let maximumSheetFrames = 60
+
+    /// Creates `directory` if needed; a path that cannot be a directory is a config error.
+    public init(directory: String) throws(ConfigError) {
+        self.directory = directory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ConfigError(file: directory, field: "--frames-out", reason: "exists and is not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be created: \(LaminaConfig.reason(error))")
+            }
+        }
+    }
+
+    /// Queues a copy of `frame` for writing.
+    public func record(_ frame: PixelBuffer) {
+        frameCount += 1
+        let snapshot = FrameSnapshot(buffer: frame.copy(), index: frameCount)
+        let path = (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", frameCount))
+        let store = self.store
+        queue.async {
+            snapshot.writePNG(to: path, errors: store)
+            store.add(snapshot.halved(), index: snapshot.index)
+        }
+    }
+
+    /// Waits for every frame, writes `contact-sheet.png` and returns its path (nil when no
+    /// frame was recorded). Throws the first error any write hit.
+    public func finish() throws -> String? {
+        queue.sync {}
+        if let error = store.firstError { throw error }
+        let thumbnails = store.thumbnails
+        guard !thumbnails.isEmpty else { return nil }
+        let path = (directory as NSString).appendingPathComponent("contact-sheet.png")
+        try ContactSheet.make(from: thumbnails).writePNG(to: path, compression: 6)
+        return path
+    }
+}
+
+/// A frame handed to the recorder's queue; only that queue touches it afterwards.
+private final class FrameSnapshot: @unchecked Sendable {
+    let buffer: PixelBuffer
+    let index: Int
+
+    init(buffer: PixelBuffer, index: Int) {
+        self.buffer = buffer
+        self.index = index
+    }
+
+    func writePNG(to path: String, errors: ThumbnailStore) {
+        do {
+            try buffer.writePNG(to: path, compression: 1)
+        } catch {
+            errors.record(error)
+        }
+    }
+
+    /// The frame at half size, each pixel the mean of a 2x2 block.
+    func halved() -> PixelBuffer {
+        let w = buffer.width / 2, h = buffer.height / 2
+        let out = PixelBuffer(width: max(w, 1), height: max(h, 1))
+        for y in 0..<h {
+            for x in 0..<w {
+                let a = buffer[2 * x, 2 * y], b = buffer[2 * x + 1, 2 * y]
+                let c = buffer[2 * x, 2 * y + 1], d = buffer[2 * x + 1, 2 * y + 1]
+                var result: UInt32 = 0
+                for shift in stride(from: 0, through: 24, by: 8) {
+                    let sum = (a >> shift & 0xFF) + (b >> shift & 0xFF) + (c >> shift & 0xFF) + (d >> shift & 0xFF)
+                    result |= ((sum + 2) / 4) << shift
+                }
+                out[x, y] = result
+            }
+        }
+        return out
+    }
+}
+
+/// Thumbnails and errors gathered on the recorder's queue.
+private final class ThumbnailStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(index: Int, image: PixelBuffer)] = []
+    private var errors: [Error] = []
+
+    /// Keeps every `keepEvery`-th frame (1, 1 + k, 1 + 2k, …); when more than the maximum
+    /// are kept, drops every other one and doubles `keepEvery`, so the kept frames stay
+    /// evenly spread over the whole run.
+    private var keepEvery = 1
+
+    func add(_ image: PixelBuffer, index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard (index - 1) % keepEvery == 0 else { return }
+        items.append((index, image))
+        if items.count > FrameRecorder.maximumSheetFrames {
+            keepEvery *= 2
+            items.removeAll { ($0.index - 1) % keepEvery != 0 }
+        }
+    }
+
+    func record(_ error: Error) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+
+    var thumbnails: [PixelBuffer] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.sorted { $0.index < $1.index }.map(\.image)
+    }
+
+    var firstError: Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.first
+    }
+}

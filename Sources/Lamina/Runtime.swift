@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+import LaminaRaster
+import Logging
+
+/// The running runtime: one display, its layer tree, display links and touch input, driven
+/// by one event loop (architecture.md, "How one frame flows").
+///
+/// Frames are paced by vblank events: after each flip or requested vblank the display links
+/// run, then, if anything changed or animates, the tree is committed, evaluated at the
+/// frame's `targetTimestamp`, drawn into the shadow buffer and flipped. When nothing
+/// animates, nothing is dirty and no link is running, no frame is produced and the loop
+/// sleeps until input or a deadline.
+public final class Runtime {
+    public let clock: MonotonicClock
+    public let display: Display
+    public let tree: LayerTree
+    public let links = DisplayLinks()
+    public let dispatcher: TouchDispatcher
+    public let renderer = Renderer()
+    public var background: Color
+    /// Receives every presented frame when set.
+    public var recorder: FrameRecorder?
+    public var logger: Logger
+
+    private let canvas: Canvas
+    private var touchSources: [TouchSource] = []
+    private var vblankRequested = false
+    private var retryAt: Double?
+    private var signals: SignalWatcher?
+    private var stopRequested = false
+
+    /// When set, the time each frame spends drawing (`rasterTimes`) and copying into the
+    /// scanout buffer and flipping (`presentTimes`) is measured on this clock: for
+    /// benchmarks, never for tests.
+    public var timingClock: MonotonicClock?
+    public private(set) var rasterTimes: [Double] = []
+    public private(set) var presentTimes: [Double] = []
+
+    /// Frames drawn and handed to the display.
+    public private(set) var renderedFrames = 0
+    /// Page flips the device refused (logged and retried).
+    public private(set) var failedFlips = 0
+
+    /// The screen's root layer: bounds the display's size, anchored at its centre.
+    public var rootLayer: Layer { tree.root }
+    public var screenSize: Size { Size(width: Double(display.width), height: Double(display.height)) }
+
+    public init(display: Display, clock: MonotonicClock, background: Color, logger: Logger) {
+        self.display = display
+        self.clock = clock
+        self.background = background
+        self.logger = logger
+        let root = Layer()
+        root.name = "root"
+        root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
+        root.position = Point(x: Double(display.width) / 2, y: Double(display.height) / 2)
+        tree = LayerTree(root: root)
+        dispatcher = TouchDispatcher(tree: tree)
+        canvas = Canvas(target: display.shadow)
+        dispatcher.report = { [logger] message in logger.warning("\(message)") }
+    }
+
+    /// A display link calling `callback` once per frame until paused or invalidated.
+    public func addDisplayLink(_ callback: @escaping (DisplayLink) -> Void) -> DisplayLink {
+        links.add(callback)
+    }
+
+    public func addTouchSource(_ source: TouchSource) {
+        touchSources.append(source)
+    }
+
+    /// Stop cleanly on SIGINT / SIGTERM (for a daemon in real time).
+    public func watchStopSignals() {
+        signals = SignalWatcher()
+    }
+
+    /// Why `run` returned.
+    public enum StopReason: String, Sendable {
+        /// Input is exhausted and nothing animates (only with `untilSettled`).
+        case settled
+        /// `exitAfter` elapsed.
+        case timeLimit
+        /// SIGINT or SIGTERM.
+        case signal
+        /// A virtual clock with nothing left that could ever happen.
+        case nothingPending
+    }
+
+    /// No flip or vblank is outstanding and no retry is scheduled.
+    public var isIdle: Bool { !display.isFlipPending && !vblankRequested && retryAt == nil }
+
+    /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
+    public var isSettled: Bool {
+        isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches
+            && touchSources.allSatisfy(\.isExhausted)
+    }
+
+    /// Runs the loop. On a `VirtualClock` time jumps from one event to the next.
+    @discardableResult
+    public func run(exitAfter: Double? = nil, untilSettled: Bool) -> StopReason {
+        let deadline = exitAfter.map { clock.now + $0 }
+        wakeIfNeeded()
+        while true {
+            if stopRequested { return .signal }
+            if untilSettled && isSettled { return .settled }
+            if let deadline, clock.now >= deadline { return .timeLimit }
+            var candidates: [Double] = touchSources.compactMap(\.nextEventTime)
+            if let t = display.device.nextEventTime { candidates.append(t) }
+            if let retryAt { candidates.append(retryAt) }
+            if let deadline { candidates.append(deadline) }
+            let next = candidates.min()
+            if let virtual = clock as? VirtualClock {
+                guard let next else { return .nothingPending }
+                virtual.advance(to: next)
+            } else {
+                wait(until: next)
+            }
+            step()
+        }
+    }
+
+    /// Handles everything due now: touches, retries, vblank events, then wakes the display
+    /// if something needs a frame.
+    public func step() {
+        let now = clock.now
+        for source in touchSources {
+            for event in source.events(upTo: now) { dispatcher.dispatch(event) }
+        }
+        commitIfNeeded()
+        if let retry = retryAt, now >= retry { retryAt = nil }
+        do {
+            try display.dispatchEvents { handle($0) }
+        } catch {
+            logger.error("reading display events failed: \(error)")
+        }
+        commitIfNeeded()
+        wakeIfNeeded()
+    }
+
+    /// The implicit transaction: changes made during this turn of the loop take effect now,
+    /// with the current time as their commit time (rule 38).
+    private func commitIfNeeded() {
+        if tree.needsCommit { tree.commit(at: clock.now) }
+    }
+
+    private func handle(_ event: VBlankEvent) {
+        if event.kind == .sequence { vblankRequested = false }
+        links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
+        produceFrame(after: event.timestamp)
+    }
+
+    /// After idle: re-sync to the current vblank, run the links, draw if needed.
+    private func wakeIfNeeded() {
+        guard isIdle, tree.needsFrame || links.hasActiveLinks else { return }
+        do {
+            let vblank = try display.resynchronize()
+            links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
+            produceFrame(after: vblank.timestamp)
+        } catch {
+            logger.warning("cannot read the current vblank (\(error)); retrying in one frame")
+            retryAt = clock.now + display.frameDuration
+        }
+    }
+
+    private func produceFrame(after timestamp: Double) {
+        guard !display.isFlipPending, retryAt == nil else { return }
+        if tree.needsFrame {
+            renderFrame(targetTimestamp: timestamp + display.frameDuration)
+        } else if links.hasActiveLinks && !vblankRequested {
+            do {
+                try display.requestVBlank()
+                vblankRequested = true
+            } catch {
+                logger.warning("cannot request a vblank event (\(error)); retrying in one frame")
+                retryAt = clock.now + display.frameDuration
+            }
+        }
+    }
+
+    /// Commit, evaluate at `targetTimestamp`, draw, flip; then the animation callbacks.
+    private func renderFrame(targetTimestamp: Double) {
+        tree.commit(at: clock.now)
+        let callbacks = tree.updatePresentation(at: targetTimestamp)
+        let rasterStart = timingClock?.now
+        if let presentation = tree.root.presentation() {
+            renderer.render(presentation, into: canvas, background: background)
+        }
+        let presentStart = timingClock?.now
+        if let rasterStart, let presentStart { rasterTimes.append(presentStart - rasterStart) }
+        defer {
+            if let presentStart, let end = timingClock?.now { presentTimes.append(end - presentStart) }
+        }
+        do {
+            try display.present()
+            renderedFrames += 1
+            recorder?.record(display.shadow)
+        } catch {
+            failedFlips += 1
+            logger.warning("page flip failed: \(error); retrying next frame")
+            tree.setNeedsCommit()
+            retryAt = clock.now + display.frameDuration
+        }
+        for callback in callbacks { callback() }
+    }
+
+    private func wait(until next: Double?) {
+        var fds: [pollfd] = []
+        if let fd = display.device.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        for source in touchSources {
+            if let fd = source.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        }
+        if let signals { fds.append(pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)) }
+        var timeout: Int32 = -1
+        if let next { timeout = Int32(max(0, min(60_000, ((next - clock.now) * 1000).rounded(.up)))) }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
+        if let signals, !signals.drain().isEmpty {
+            logger.info("stop requested by signal")
+            stopRequested = true
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import LaminaGeometry
+
+/// One `[table]` of a configuration file with typed, validating accessors. Every problem
+/// becomes a `ConfigError` naming the file, the field and the line.
+public final class SettingsTable {
+    public let file: String
+    public let name: String
+    private let entries: [String: TOMLDocument.Entry]
+    private var read: Set<String> = []
+
+    public init(file: String, name: String, entries: [String: TOMLDocument.Entry]) {
+        self.file = file
+        self.name = name
+        self.entries = entries
+    }
+
+    private func field(_ key: String) -> String { name.isEmpty ? key : "\(name).\(key)" }
+
+    private func error(_ key: String, _ reason: String) -> ConfigError {
+        ConfigError(file: file, field: field(key), line: entries[key]?.line, reason: reason)
+    }
+
+    private func entry(_ key: String) -> TOMLDocument.Value? {
+        read.insert(key)
+        return entries[key]?.value
+    }
+
+    /// A string, or `defaultValue` when absent.
+    public func string(_ key: String, default defaultValue: String) throws(ConfigError) -> String {
+        guard let value = entry(key) else { return defaultValue }
+        guard case .string(let s) = value else { throw error(key, "expected a string, found \(value.typeName)") }
+        return s
+    }
+
+    /// One of `allowed` (written as a string).
+    public func choice(_ key: String, default defaultValue: String, allowed: [String]) throws(ConfigError) -> String {
+        let s = try string(key, default: defaultValue)
+        guard allowed.contains(s) else {
+            throw error(key, "'\(s)' is not one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        return s
+    }
+
+    /// A number (integer or float) within `range`.
+    public func number(_ key: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+        guard let value = entry(key) else { return defaultValue }
+        let v: Double
+        switch value {
+        case .integer(let i): v = Double(i)
+        case .float(let d): v = d
+        default: throw error(key, "expected a number, found \(value.typeName)")
+        }
+        guard range.contains(v) else {
+            throw error(key, "\(v) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        return v
+    }
+
+    /// A colour written `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
+    public func color(_ key: String, default defaultValue: Color) throws(ConfigError) -> Color {
+        guard let value = entry(key) else { return defaultValue }
+        guard case .string(let s) = value else { throw error(key, "expected a colour string such as \"#3B82F6\"") }
+        do {
+            return try Color(hex: s)
+        } catch let e {
+            throw error(key, "\"\(s)\": \(e.description)")
+        }
+    }
+
+    /// Fails on any key no accessor asked for (a typo must not pass silently).
+    public func rejectUnknownKeys() throws(ConfigError) {
+        if let unknown = entries.keys.sorted().first(where: { !read.contains($0) }) {
+            throw error(unknown, "unknown field")
+        }
+    }
+}

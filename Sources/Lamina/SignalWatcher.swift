@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// SIGINT and SIGTERM as a readable descriptor (`signalfd`), so a stop request arrives
+/// through the same `poll` as display and input events and the daemon can shut down
+/// cleanly (restore the CRTC, finish writing frames).
+final class SignalWatcher {
+    let descriptor: Int32
+
+    init?() {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
+        let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// The signal numbers waiting, consumed.
+    func drain() -> [Int32] {
+        var signals: [Int32] = []
+        var info = signalfd_siginfo()
+        while read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            signals.append(Int32(info.ssi_signo))
+        }
+        return signals
+    }
+}

@@ -1,0 +1,260 @@
+import CDRM
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A DRM/KMS card driven through libdrm: dumb buffers, a legacy modeset
+/// (`drmModeSetCrtc`) and page flips with events (`drmModePageFlip`). One thin wrapper per
+/// C call; each returns a typed `KMSError` with the errno. Atomic modesetting, damage clips
+/// and hotplug arrive with the full DRM backend.
+public final class DRMDevice: KMSDevice {
+    public let path: String
+    public let fd: Int32
+    public let driverName: String
+    private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
+    private var savedConnector: UInt32?
+    private var collected: [VBlankEvent] = []
+
+    /// Opens `path` and checks what Lamina needs: dumb buffers and monotonic timestamps.
+    public init(path: String) throws(KMSError) {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw KMSError(call: "open", errno: errno, detail: path) }
+        self.path = path
+        self.fd = fd
+        if let version = drmGetVersion(fd) {
+            driverName = version.pointee.name.map { String(cString: $0) } ?? "unknown"
+            drmFreeVersion(version)
+        } else {
+            driverName = "unknown"
+        }
+        do throws(KMSError) {
+            guard try capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 else {
+                throw KMSError(call: "drmGetCap", errno: KMSError.ENODEV, detail: "\(path) has no dumb buffers")
+            }
+            guard try capability(UInt64(DRM_CAP_TIMESTAMP_MONOTONIC)) == 1 else {
+                throw KMSError(call: "drmGetCap", errno: KMSError.ENODEV,
+                               detail: "\(path) does not stamp flips with CLOCK_MONOTONIC")
+            }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        if let savedCRTC { drmModeFreeCrtc(savedCRTC) }
+        Glibc.close(fd)
+    }
+
+    public var name: String { "\(path) (\(driverName))" }
+
+    /// The cards under `/dev/dri`, in name order (`card0`, `card1`, …).
+    public static func cardPaths(directory: String = "/dev/dri") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix("card") { names.append(name) }
+        }
+        return names.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.map { "\(directory)/\($0)" }
+    }
+
+    /// The first card that opens and has a connected connector, or the reasons none did.
+    public static func openFirstUsable(directory: String = "/dev/dri") -> Result<DRMDevice, KMSError> {
+        let paths = cardPaths(directory: directory)
+        guard !paths.isEmpty else {
+            return .failure(KMSError(call: "open", errno: KMSError.ENOENT, detail: "no \(directory)/card* device"))
+        }
+        var reasons: [String] = []
+        for path in paths {
+            do {
+                let device = try DRMDevice(path: path)
+                let resources = try device.resources()
+                if resources.connectors.contains(where: \.isConnected) { return .success(device) }
+                reasons.append("\(path): no connected connector")
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        return .failure(KMSError(call: "open", errno: KMSError.ENODEV, detail: reasons.joined(separator: "; ")))
+    }
+
+    private func capability(_ cap: UInt64) throws(KMSError) -> UInt64 {
+        var value: UInt64 = 0
+        let ret = drmGetCap(fd, cap, &value)
+        if ret != 0 { throw KMSError(call: "drmGetCap", errno: Self.errnoOf(ret)) }
+        return value
+    }
+
+    static func errnoOf(_ ret: Int32) -> Int32 { ret == -1 ? errno : -ret }
+
+    public func resources() throws(KMSError) -> KMSResources {
+        guard let res = drmModeGetResources(fd) else { throw KMSError(call: "drmModeGetResources", errno: errno) }
+        defer { drmModeFreeResources(res) }
+        let crtcs = (0..<Int(res.pointee.count_crtcs)).map { res.pointee.crtcs[$0] }
+        var connectors: [KMSConnector] = []
+        for i in 0..<Int(res.pointee.count_connectors) {
+            guard let c = drmModeGetConnector(fd, res.pointee.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(c) }
+            let typeName = drmModeGetConnectorTypeName(c.pointee.connector_type).map { String(cString: $0) } ?? "Unknown"
+            let modes = (0..<Int(c.pointee.count_modes)).map { Self.mode(c.pointee.modes[$0]) }
+            var possible: [UInt32] = []
+            for e in 0..<Int(c.pointee.count_encoders) {
+                guard let encoder = drmModeGetEncoder(fd, c.pointee.encoders[e]) else { continue }
+                for (index, crtc) in crtcs.enumerated() where encoder.pointee.possible_crtcs & (1 << UInt32(index)) != 0 {
+                    if !possible.contains(crtc) { possible.append(crtc) }
+                }
+                drmModeFreeEncoder(encoder)
+            }
+            connectors.append(KMSConnector(
+                id: c.pointee.connector_id, name: "\(typeName)-\(c.pointee.connector_type_id)",
+                isConnected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes, possibleCRTCs: possible))
+        }
+        return KMSResources(connectors: connectors, crtcs: crtcs)
+    }
+
+    static func mode(_ info: drmModeModeInfo) -> KMSMode {
+        let name = withUnsafePointer(to: info.name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: Int(DRM_DISPLAY_MODE_LEN)) { String(cString: $0) }
+        }
+        return KMSMode(name: name, width: Int(info.hdisplay), height: Int(info.vdisplay), clock: Int(info.clock),
+                       htotal: Int(info.htotal), vtotal: Int(info.vtotal),
+                       isPreferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0,
+                       flags: info.flags, vscan: Int(info.vscan))
+    }
+
+    /// The kernel's mode record for `mode` (looked up again so every timing field is exact).
+    private func modeInfo(for mode: KMSMode, connector: UInt32) throws(KMSError) -> drmModeModeInfo {
+        guard let c = drmModeGetConnector(fd, connector) else { throw KMSError(call: "drmModeGetConnector", errno: errno) }
+        defer { drmModeFreeConnector(c) }
+        for i in 0..<Int(c.pointee.count_modes) where Self.mode(c.pointee.modes[i]) == mode {
+            return c.pointee.modes[i]
+        }
+        throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EINVAL, detail: "mode \(mode) not offered")
+    }
+
+    public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
+        var request = drm_mode_create_dumb()
+        request.width = UInt32(width)
+        request.height = UInt32(height)
+        request.bpp = UInt32(bitsPerPixel)
+        let ret = drmIoctl(fd, lamina_drm_ioctl_mode_create_dumb(), &request)
+        if ret != 0 { throw KMSError(call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: errno) }
+        return DumbBuffer(handle: request.handle, width: width, height: height, bitsPerPixel: bitsPerPixel,
+                          pitch: Int(request.pitch), size: Int(request.size))
+    }
+
+    public func mapDumbBuffer(_ buffer: DumbBuffer) throws(KMSError) -> UnsafeMutableRawBufferPointer {
+        var request = drm_mode_map_dumb()
+        request.handle = buffer.handle
+        if drmIoctl(fd, lamina_drm_ioctl_mode_map_dumb(), &request) != 0 {
+            throw KMSError(call: "DRM_IOCTL_MODE_MAP_DUMB", errno: errno)
+        }
+        let address = mmap(nil, buffer.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(request.offset))
+        guard let address, address != MAP_FAILED else { throw KMSError(call: "mmap", errno: errno) }
+        return UnsafeMutableRawBufferPointer(start: address, count: buffer.size)
+    }
+
+    public func destroyDumbBuffer(_ buffer: DumbBuffer, mapping: UnsafeMutableRawBufferPointer?) {
+        if let mapping, let base = mapping.baseAddress { munmap(base, mapping.count) }
+        var request = drm_mode_destroy_dumb()
+        request.handle = buffer.handle
+        _ = drmIoctl(fd, lamina_drm_ioctl_mode_destroy_dumb(), &request)
+    }
+
+    public func addFramebuffer(_ buffer: DumbBuffer, format: PixelFormat) throws(KMSError) -> UInt32 {
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (buffer.handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (UInt32(buffer.pitch), 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var id: UInt32 = 0
+        let fourcc = format == .xrgb8888 ? lamina_drm_format_xrgb8888() : lamina_drm_format_rgb565()
+        let ret = withUnsafePointer(to: &handles) { h in
+            withUnsafePointer(to: &pitches) { p in
+                withUnsafePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(buffer.width), UInt32(buffer.height), fourcc,
+                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &id, 0)
+                }
+            }
+        }
+        if ret != 0 { throw KMSError(call: "drmModeAddFB2", errno: Self.errnoOf(ret)) }
+        return id
+    }
+
+    public func removeFramebuffer(_ id: UInt32) {
+        _ = drmModeRmFB(fd, id)
+    }
+
+    public func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError) {
+        if savedCRTC == nil {
+            savedCRTC = drmModeGetCrtc(fd, crtc)
+            savedConnector = connector
+        }
+        var info = try modeInfo(for: mode, connector: connector)
+        var connectorID = connector
+        let ret = drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connectorID, 1, &info)
+        if ret != 0 { throw KMSError(call: "drmModeSetCrtc", errno: Self.errnoOf(ret)) }
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let ret = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context)
+        if ret != 0 { throw KMSError(call: "drmModePageFlip", errno: Self.errnoOf(ret)) }
+    }
+
+    public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
+        var queued: UInt64 = 0
+        let context = UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))
+        let ret = drmCrtcQueueSequence(fd, crtc, UInt32(DRM_CRTC_SEQUENCE_RELATIVE), 1, &queued, context)
+        if ret != 0 { throw KMSError(call: "drmCrtcQueueSequence", errno: Self.errnoOf(ret)) }
+    }
+
+    public func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
+        var sequence: UInt64 = 0
+        var ns: UInt64 = 0
+        let ret = drmCrtcGetSequence(fd, crtc, &sequence, &ns)
+        if ret != 0 { throw KMSError(call: "drmCrtcGetSequence", errno: Self.errnoOf(ret)) }
+        return (sequence, Double(ns) / 1e9)
+    }
+
+    public var eventDescriptor: Int32? { fd }
+    public var nextEventTime: Double? { nil }
+
+    public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
+        var context = drmEventContext()
+        context.version = 4
+        context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, userData in
+            guard let userData else { return }
+            let device = Unmanaged<DRMDevice>.fromOpaque(userData).takeUnretainedValue()
+            device.collected.append(VBlankEvent(kind: .pageFlip, crtc: crtc, sequence: UInt64(sequence),
+                                                timestamp: Double(seconds) + Double(microseconds) / 1e6))
+        }
+        context.sequence_handler = { _, sequence, ns, userData in
+            guard let pointer = UnsafeMutableRawPointer(bitPattern: UInt(userData)) else { return }
+            let device = Unmanaged<DRMDevice>.fromOpaque(pointer).takeUnretainedValue()
+            device.collected.append(VBlankEvent(kind: .sequence, crtc: 0, sequence: sequence,
+                                                timestamp: Double(ns) / 1e9))
+        }
+        let ret = drmHandleEvent(fd, &context)
+        let events = collected
+        collected.removeAll()
+        for event in events { handler(event) }
+        if ret != 0 { throw KMSError(call: "drmHandleEvent", errno: Self.errnoOf(ret)) }
+    }
+
+    public func restoreSavedState() {
+        guard let saved = savedCRTC, var connector = savedConnector else { return }
+        var mode = saved.pointee.mode
+        let valid = saved.pointee.mode_valid != 0
+        withUnsafeMutablePointer(to: &mode) { modePointer in
+            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                               &connector, 1, valid ? modePointer : nil)
+        }
+        drmModeFreeCrtc(saved)
+        savedCRTC = nil
+    }
+}

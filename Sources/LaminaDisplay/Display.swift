@@ -1,0 +1,177 @@
+import LaminaRaster
+
+/// Why an output could not be brought up.
+public enum DisplayError: Error, CustomStringConvertible {
+    case noConnectedConnector(device: String)
+    case connectorNotFound(name: String, available: [String])
+    case noMode(connector: String)
+    case noCRTC(connector: String)
+    case kms(KMSError)
+
+    public var description: String {
+        switch self {
+        case .noConnectedConnector(let device): return "\(device): no connected connector"
+        case .connectorNotFound(let name, let available):
+            return "connector '\(name)' not found (available: \(available.joined(separator: ", ")))"
+        case .noMode(let c): return "\(c): the connector reports no modes"
+        case .noCRTC(let c): return "\(c): no CRTC can drive it"
+        case .kms(let e): return e.description
+        }
+    }
+}
+
+/// One output, double buffered: two dumb buffers on a KMS device, a cached shadow buffer to
+/// render into, and page flips on vblank.
+///
+/// Rendering never touches scanout memory directly (it is often uncached, display-input.md
+/// §3): frames are drawn into `shadow` and copied row by row, by `pitch`, into the back
+/// buffer, which is then flipped. One flip is in flight at a time.
+public final class Display {
+    public let device: KMSDevice
+    public let connector: KMSConnector
+    public let mode: KMSMode
+    public let crtc: UInt32
+    public let format = PixelFormat.xrgb8888
+    /// The render target: premultiplied, cached memory the size of the mode.
+    public let shadow: PixelBuffer
+
+    private struct Scanout {
+        var buffer: DumbBuffer
+        var memory: UnsafeMutableRawBufferPointer
+        var framebuffer: UInt32
+    }
+
+    private var scanouts: [Scanout] = []
+    private var front = 0
+    /// True between a flip request and its completion event.
+    public private(set) var isFlipPending = false
+    /// The last completed flip, or the vblank the display re-synced to.
+    public private(set) var lastVBlank: (sequence: UInt64, timestamp: Double)?
+    /// Vblanks a flip arrived late by: each flip targets the vblank after the last one seen,
+    /// and every vblank it lands past that one is a missed frame. Idle time is not counted.
+    public private(set) var missedVBlanks = 0
+    private var targetedSequence: UInt64?
+    public private(set) var presentedFrames = 0
+    private var closed = false
+
+    public var width: Int { mode.width }
+    public var height: Int { mode.height }
+    public var refreshRate: Double { mode.refreshRate }
+    /// Seconds per vblank, from the mode timings (not the integer `vrefresh`).
+    public var frameDuration: Double { 1 / mode.refreshRate }
+    /// The framebuffer currently scanned out.
+    public var frontFramebuffer: UInt32 { scanouts[front].framebuffer }
+
+    /// Brings up an output: the named connector (or the first connected one), its preferred
+    /// mode, a CRTC that can drive it, two XRGB8888 dumb buffers, and a modeset showing a
+    /// black first buffer.
+    public init(device: KMSDevice, connectorName: String? = nil) throws(DisplayError) {
+        self.device = device
+        let resources: KMSResources
+        do { resources = try device.resources() } catch { throw .kms(error) }
+        let candidates = resources.connectors.filter(\.isConnected)
+        let chosen: KMSConnector
+        if let connectorName {
+            guard let c = candidates.first(where: { $0.name == connectorName }) else {
+                throw .connectorNotFound(name: connectorName, available: resources.connectors.map(\.name))
+            }
+            chosen = c
+        } else {
+            guard let c = candidates.first else { throw .noConnectedConnector(device: device.name) }
+            chosen = c
+        }
+        guard let mode = chosen.bestMode else { throw .noMode(connector: chosen.name) }
+        guard let crtc = chosen.possibleCRTCs.first(where: resources.crtcs.contains) else {
+            throw .noCRTC(connector: chosen.name)
+        }
+        connector = chosen
+        self.mode = mode
+        self.crtc = crtc
+        shadow = PixelBuffer(width: mode.width, height: mode.height)
+        do {
+            for _ in 0..<2 {
+                let buffer = try device.createDumbBuffer(width: mode.width, height: mode.height,
+                                                         bitsPerPixel: format.bitsPerPixel)
+                let memory = try device.mapDumbBuffer(buffer)
+                let fb = try device.addFramebuffer(buffer, format: format)
+                scanouts.append(Scanout(buffer: buffer, memory: memory, framebuffer: fb))
+            }
+            try device.setCRTC(crtc, framebuffer: scanouts[0].framebuffer, connector: chosen.id, mode: mode)
+        } catch {
+            releaseBuffers()
+            throw .kms(error)
+        }
+    }
+
+    deinit { close() }
+
+    /// Copies `shadow` into the back buffer and asks for a flip at the next vblank.
+    /// Throws EBUSY while a flip is pending (keep the frame and retry after the event).
+    public func present() throws(KMSError) {
+        guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY) }
+        let back = 1 - front
+        copyShadow(into: scanouts[back])
+        try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer)
+        isFlipPending = true
+        targetedSequence = lastVBlank.map { $0.sequence + 1 }
+    }
+
+    /// Asks for an event at the next vblank without a new frame (a display link that is due
+    /// on a later vblank, or a frame that waits for input).
+    public func requestVBlank() throws(KMSError) {
+        try device.queueVBlankEvent(crtc: crtc)
+    }
+
+    /// Re-reads the current vblank after idle, so the next frame is predicted from a fresh
+    /// timestamp rather than a stale flip (display-input.md §4).
+    @discardableResult
+    public func resynchronize() throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
+        let vblank = try device.currentVBlank(crtc: crtc)
+        lastVBlank = vblank
+        return vblank
+    }
+
+    /// Delivers completed flips and vblanks; after a flip the old front buffer becomes the
+    /// back buffer.
+    public func dispatchEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
+        try device.handleEvents { event in
+            if event.kind == .pageFlip {
+                front = 1 - front
+                isFlipPending = false
+                presentedFrames += 1
+                if let target = targetedSequence, event.sequence > target {
+                    missedVBlanks += Int(event.sequence - target)
+                }
+                targetedSequence = nil
+            }
+            lastVBlank = (event.sequence, event.timestamp)
+            handler(event)
+        }
+    }
+
+    /// Restores the CRTC found at start and frees the buffers. Safe to call twice.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        device.restoreSavedState()
+        releaseBuffers()
+    }
+
+    private func releaseBuffers() {
+        for s in scanouts {
+            device.removeFramebuffer(s.framebuffer)
+            device.destroyDumbBuffer(s.buffer, mapping: s.memory)
+        }
+        scanouts.removeAll()
+    }
+
+    /// Row by row by `pitch`: premultiplied pixels over black are exactly the XRGB values.
+    private func copyShadow(into scanout: Scanout) {
+        let rowBytes = width * 4
+        let base = scanout.memory.baseAddress!
+        for y in 0..<height {
+            let source = UnsafeRawPointer(shadow.pixels.baseAddress! + y * shadow.stride)
+            (base + y * scanout.buffer.pitch).copyMemory(from: source, byteCount: rowBytes)
+        }
+    }
+}

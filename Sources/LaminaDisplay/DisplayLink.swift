@@ -1,0 +1,79 @@
+/// A timer tied to the display's vblanks (`CADisplayLink`, rules 78–79).
+///
+/// `timestamp` is when the last frame was shown (the page-flip time), `duration` the
+/// interval between the frames this link sees, and `targetTimestamp = timestamp + duration`
+/// the time the next frame will be shown: compute animation state for `targetTimestamp`.
+/// The link keeps its callback until `invalidate()`.
+public final class DisplayLink {
+    public private(set) var timestamp = 0.0
+    public private(set) var targetTimestamp = 0.0
+    public private(set) var duration = 0.0
+    /// A paused link is not called, and does not keep the display producing frames.
+    public var isPaused = false
+    /// 0 = every vblank; otherwise the link fires on every n-th vblank,
+    /// `n = max(1, round(refresh / preferred))`.
+    public var preferredFramesPerSecond = 0
+    public private(set) var isValid = true
+
+    private var callback: ((DisplayLink) -> Void)?
+    var lastSequence: UInt64?
+
+    init(callback: @escaping (DisplayLink) -> Void) {
+        self.callback = callback
+    }
+
+    /// Stops the link for good and releases its callback.
+    public func invalidate() {
+        isValid = false
+        callback = nil
+    }
+
+    var isActive: Bool { isValid && !isPaused }
+
+    func interval(refreshRate: Double) -> UInt64 {
+        guard preferredFramesPerSecond > 0 else { return 1 }
+        return UInt64(max(1, (refreshRate / Double(preferredFramesPerSecond)).rounded()))
+    }
+
+    /// Calls the link if it is due at vblank `sequence`; returns whether it was called.
+    func fire(sequence: UInt64, timestamp: Double, refreshRate: Double) -> Bool {
+        guard isActive, let callback else { return false }
+        let n = interval(refreshRate: refreshRate)
+        if let last = lastSequence, sequence < last + n { return false }
+        lastSequence = sequence
+        self.timestamp = timestamp
+        duration = Double(n) / refreshRate
+        targetTimestamp = timestamp + duration
+        callback(self)
+        return true
+    }
+}
+
+/// The display links of one display, fired from its vblank events.
+public final class DisplayLinks {
+    private var links: [DisplayLink] = []
+
+    public init() {}
+
+    /// A new running link calling `callback` once per frame.
+    public func add(_ callback: @escaping (DisplayLink) -> Void) -> DisplayLink {
+        let link = DisplayLink(callback: callback)
+        links.append(link)
+        return link
+    }
+
+    /// True while a valid, unpaused link exists: the display must keep producing vblanks.
+    public var hasActiveLinks: Bool { links.contains { $0.isActive } }
+
+    /// Fires every link due at this vblank, each at most once, and drops invalidated links.
+    /// Returns how many were called.
+    @discardableResult
+    public func vblank(sequence: UInt64, timestamp: Double, refreshRate: Double) -> Int {
+        links.removeAll { !$0.isValid }
+        var called = 0
+        for link in links where link.fire(sequence: sequence, timestamp: timestamp, refreshRate: refreshRate) {
+            called += 1
+        }
+        return called
+    }
+}

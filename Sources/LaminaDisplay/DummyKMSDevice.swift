@@ -1,0 +1,223 @@
+import LaminaRaster
+
+/// The headless KMS device: the kernel's contract, in memory (display-input.md §14).
+///
+/// Vblanks tick at `epoch + k · period` on the device's clock from the modeset on. A page
+/// flip asked for at time t completes at the first vblank after t; a second flip before
+/// that throws EBUSY. Dumb buffers have a padded pitch, so code that assumes
+/// `pitch = width · 4` shows up garbled in tests. Faults (failed flips, missed vblanks,
+/// master loss) can be injected. On a `VirtualClock` it runs as fast as the CPU allows;
+/// on `SystemClock` it runs in real time.
+public final class DummyKMSDevice: KMSDevice {
+    public let clock: MonotonicClock
+    public private(set) var connectors: [KMSConnector]
+    public let crtcID: UInt32 = 31
+    /// Extra bytes added to every dumb-buffer row.
+    public var pitchPadding = 64
+
+    // Fault injection.
+    /// errnos the next page flips fail with, in order.
+    public var failNextFlips: [Int32] = []
+    /// Vblanks the next pending flip slips by (a late or missed frame).
+    public var delayNextFlipByVBlanks = 0
+    /// While true, modesets and flips fail with EACCES, as after losing DRM master.
+    public var isMasterLost = false
+
+    // Observations for tests.
+    /// The framebuffer being scanned out.
+    public private(set) var scanoutFramebuffer: UInt32?
+    public private(set) var completedFlips = 0
+    public private(set) var modesetCount = 0
+
+    private struct Allocation {
+        var buffer: DumbBuffer
+        var memory: UnsafeMutableRawBufferPointer
+    }
+
+    private struct ActiveCRTC {
+        var mode: KMSMode
+        var connector: UInt32
+        var epoch: Double
+        var period: Double
+    }
+
+    private enum Pending {
+        case flip(framebuffer: UInt32, sequence: UInt64)
+        case vblank(sequence: UInt64)
+
+        var sequence: UInt64 {
+            switch self {
+            case .flip(_, let s), .vblank(let s): return s
+            }
+        }
+    }
+
+    private var allocations: [UInt32: Allocation] = [:]
+    private var framebuffers: [UInt32: (handle: UInt32, format: PixelFormat)] = [:]
+    private var nextHandle: UInt32 = 1
+    private var nextFramebuffer: UInt32 = 100
+    private var active: ActiveCRTC?
+    private var pending: [Pending] = []
+
+    /// A device with one connector `Virtual-1` offering `modes` (by default 1920x1080@60).
+    public init(clock: MonotonicClock, modes: [KMSMode] = [.cea1080p60]) {
+        self.clock = clock
+        connectors = [KMSConnector(id: 41, name: "Virtual-1", isConnected: true, modes: modes,
+                                   possibleCRTCs: [31])]
+    }
+
+    deinit {
+        for allocation in allocations.values { allocation.memory.deallocate() }
+    }
+
+    public var name: String { "dummy" }
+
+    public func resources() throws(KMSError) -> KMSResources {
+        KMSResources(connectors: connectors, crtcs: [crtcID])
+    }
+
+    /// Plugs or unplugs the connector (a hotplug).
+    public func setConnected(_ connected: Bool) {
+        connectors[0].isConnected = connected
+    }
+
+    public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
+        guard width > 0, height > 0, bitsPerPixel == 32 || bitsPerPixel == 16 else {
+            throw KMSError(call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: KMSError.EINVAL)
+        }
+        let pitch = (width * bitsPerPixel / 8 + pitchPadding + 63) / 64 * 64
+        let buffer = DumbBuffer(handle: nextHandle, width: width, height: height,
+                                bitsPerPixel: bitsPerPixel, pitch: pitch, size: pitch * height)
+        nextHandle += 1
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.size, alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: 0)
+        allocations[buffer.handle] = Allocation(buffer: buffer, memory: memory)
+        return buffer
+    }
+
+    public func mapDumbBuffer(_ buffer: DumbBuffer) throws(KMSError) -> UnsafeMutableRawBufferPointer {
+        guard let allocation = allocations[buffer.handle] else {
+            throw KMSError(call: "DRM_IOCTL_MODE_MAP_DUMB", errno: KMSError.ENOENT)
+        }
+        return allocation.memory
+    }
+
+    public func destroyDumbBuffer(_ buffer: DumbBuffer, mapping: UnsafeMutableRawBufferPointer?) {
+        allocations.removeValue(forKey: buffer.handle)?.memory.deallocate()
+    }
+
+    public func addFramebuffer(_ buffer: DumbBuffer, format: PixelFormat) throws(KMSError) -> UInt32 {
+        guard allocations[buffer.handle] != nil, buffer.bitsPerPixel == format.bitsPerPixel else {
+            throw KMSError(call: "drmModeAddFB2", errno: KMSError.EINVAL)
+        }
+        let id = nextFramebuffer
+        nextFramebuffer += 1
+        framebuffers[id] = (buffer.handle, format)
+        return id
+    }
+
+    public func removeFramebuffer(_ id: UInt32) {
+        framebuffers.removeValue(forKey: id)
+    }
+
+    public func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError) {
+        if isMasterLost { throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EACCES) }
+        guard crtc == crtcID, framebuffers[framebuffer] != nil,
+              let c = connectors.first(where: { $0.id == connector }), c.isConnected, c.modes.contains(mode)
+        else { throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EINVAL) }
+        active = ActiveCRTC(mode: mode, connector: connector, epoch: clock.now, period: 1 / mode.refreshRate)
+        scanoutFramebuffer = framebuffer
+        pending.removeAll()
+        modesetCount += 1
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError) {
+        if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: KMSError.EACCES) }
+        guard crtc == crtcID, let active, framebuffers[framebuffer] != nil else {
+            throw KMSError(call: "drmModePageFlip", errno: KMSError.EINVAL)
+        }
+        if pending.contains(where: { if case .flip = $0 { return true } else { return false } }) {
+            throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY)
+        }
+        if !failNextFlips.isEmpty {
+            throw KMSError(call: "drmModePageFlip", errno: failNextFlips.removeFirst(), detail: "injected")
+        }
+        let sequence = nextVBlankSequence(after: clock.now, active) + UInt64(delayNextFlipByVBlanks)
+        delayNextFlipByVBlanks = 0
+        pending.append(.flip(framebuffer: framebuffer, sequence: sequence))
+    }
+
+    public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
+        guard crtc == crtcID, let active else {
+            throw KMSError(call: "drmCrtcQueueSequence", errno: KMSError.EINVAL)
+        }
+        pending.append(.vblank(sequence: nextVBlankSequence(after: clock.now, active)))
+    }
+
+    public func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
+        guard crtc == crtcID, let active else {
+            throw KMSError(call: "drmCrtcGetSequence", errno: KMSError.EINVAL)
+        }
+        let sequence = nextVBlankSequence(after: clock.now, active) - 1
+        return (sequence, vblankTime(sequence, active))
+    }
+
+    public var eventDescriptor: Int32? { nil }
+
+    public var nextEventTime: Double? {
+        guard let active, let first = pending.map(\.sequence).min() else { return nil }
+        return vblankTime(first, active)
+    }
+
+    public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
+        guard let active else { return }
+        let now = clock.now
+        let due = pending.filter { vblankTime($0.sequence, active) <= now }.sorted { $0.sequence < $1.sequence }
+        pending.removeAll { vblankTime($0.sequence, active) <= now }
+        for event in due {
+            switch event {
+            case .flip(let framebuffer, let sequence):
+                scanoutFramebuffer = framebuffer
+                completedFlips += 1
+                handler(VBlankEvent(kind: .pageFlip, crtc: crtcID, sequence: sequence,
+                                    timestamp: vblankTime(sequence, active)))
+            case .vblank(let sequence):
+                handler(VBlankEvent(kind: .sequence, crtc: crtcID, sequence: sequence,
+                                    timestamp: vblankTime(sequence, active)))
+            }
+        }
+    }
+
+    public func restoreSavedState() {
+        active = nil
+        pending.removeAll()
+        scanoutFramebuffer = nil
+    }
+
+    /// The pixels of a framebuffer as an opaque image (X bytes ignored), for PNG dumps.
+    public func framebufferImage(_ id: UInt32) -> PixelBuffer? {
+        guard let fb = framebuffers[id], let allocation = allocations[fb.handle], fb.format == .xrgb8888 else {
+            return nil
+        }
+        let b = allocation.buffer
+        let image = PixelBuffer(width: b.width, height: b.height)
+        for y in 0..<b.height {
+            let row = allocation.memory.baseAddress!.advanced(by: y * b.pitch).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<b.width { image[x, y] = row[x] | 0xFF00_0000 }
+        }
+        return image
+    }
+
+    private func vblankTime(_ sequence: UInt64, _ active: ActiveCRTC) -> Double {
+        active.epoch + Double(sequence) * active.period
+    }
+
+    private func nextVBlankSequence(after time: Double, _ active: ActiveCRTC) -> UInt64 {
+        let elapsed = max(0, time - active.epoch)
+        var k = UInt64((elapsed / active.period).rounded(.down)) + 1
+        // Guard against rounding putting vblank k at or before `time`.
+        while vblankTime(k, active) <= time { k += 1 }
+        while k > 1 && vblankTime(k - 1, active) > time { k -= 1 }
+        return k
+    }
+}

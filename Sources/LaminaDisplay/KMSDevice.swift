@@ -1,0 +1,42 @@
+/// The KMS device contract Lamina drives: the subset of the kernel's DRM/KMS uAPI a
+/// double-buffered CPU renderer needs. `DRMDevice` implements it with libdrm on a real card;
+/// `DummyKMSDevice` implements the same contract in memory (EBUSY on a second flip,
+/// flip events at vblank, padded pitches), so everything above it runs unchanged headless.
+public protocol KMSDevice: AnyObject {
+    /// A human-readable name (`/dev/dri/card1 (vkms)`, `dummy`).
+    var name: String { get }
+
+    /// Connectors (re-probed) and CRTCs.
+    func resources() throws(KMSError) -> KMSResources
+
+    /// `DRM_IOCTL_MODE_CREATE_DUMB`.
+    func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer
+    /// `DRM_IOCTL_MODE_MAP_DUMB` + `mmap`: the buffer's bytes, `pitch · height` of them.
+    func mapDumbBuffer(_ buffer: DumbBuffer) throws(KMSError) -> UnsafeMutableRawBufferPointer
+    /// `munmap` + `DRM_IOCTL_MODE_DESTROY_DUMB`.
+    func destroyDumbBuffer(_ buffer: DumbBuffer, mapping: UnsafeMutableRawBufferPointer?)
+    /// `drmModeAddFB2`: a framebuffer id for the buffer.
+    func addFramebuffer(_ buffer: DumbBuffer, format: PixelFormat) throws(KMSError) -> UInt32
+    /// `drmModeRmFB`.
+    func removeFramebuffer(_ id: UInt32)
+
+    /// `drmModeSetCrtc`: a blocking modeset showing `framebuffer` on `connector`.
+    func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError)
+    /// `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`: shows `framebuffer` from the next
+    /// vblank. Throws EBUSY while a flip is pending on that CRTC.
+    func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError)
+    /// `drmCrtcQueueSequence` (relative 1): an event at the next vblank, without a flip.
+    func queueVBlankEvent(crtc: UInt32) throws(KMSError)
+    /// The latest vblank of `crtc` (`drmCrtcGetSequence`): to re-sync after idle.
+    func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double)
+
+    /// A descriptor that polls readable when events are pending (nil: use `nextEventTime`).
+    var eventDescriptor: Int32? { get }
+    /// When the next event is due on the device's clock, for devices without a descriptor.
+    var nextEventTime: Double? { get }
+    /// `drmHandleEvent`: delivers every completed flip and queued vblank.
+    func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError)
+
+    /// Puts back the CRTC configuration found at start (on exit).
+    func restoreSavedState()
+}

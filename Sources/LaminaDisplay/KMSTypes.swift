@@ -1,0 +1,165 @@
+/// A display mode, with the timings DRM reports (`drmModeModeInfo`).
+public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var width: Int
+    public var height: Int
+    /// Pixel clock in kHz.
+    public var clock: Int
+    public var htotal: Int
+    public var vtotal: Int
+    /// True for `DRM_MODE_TYPE_PREFERRED`.
+    public var isPreferred: Bool
+    /// Raw `DRM_MODE_FLAG_*` bits (interlace, doublescan).
+    public var flags: UInt32
+    public var vscan: Int
+
+    public init(name: String, width: Int, height: Int, clock: Int, htotal: Int, vtotal: Int,
+                isPreferred: Bool = false, flags: UInt32 = 0, vscan: Int = 0) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.clock = clock
+        self.htotal = htotal
+        self.vtotal = vtotal
+        self.isPreferred = isPreferred
+        self.flags = flags
+        self.vscan = vscan
+    }
+
+    static let interlaceFlag: UInt32 = 1 << 4
+    static let doubleScanFlag: UInt32 = 1 << 5
+
+    /// Refresh in Hz from the timings: `clock·1000 / (htotal·vtotal)`, ×2 interlaced,
+    /// ÷2 doublescan, ÷vscan (display-input.md §3). The integer `vrefresh` is too coarse.
+    public var refreshRate: Double {
+        guard htotal > 0, vtotal > 0 else { return 0 }
+        var rate = Double(clock) * 1000 / (Double(htotal) * Double(vtotal))
+        if flags & Self.interlaceFlag != 0 { rate *= 2 }
+        if flags & Self.doubleScanFlag != 0 { rate /= 2 }
+        if vscan > 1 { rate /= Double(vscan) }
+        return rate
+    }
+
+    /// The CEA-861 1920x1080 mode at exactly 60 Hz (148.5 MHz, 2200 x 1125 total).
+    public static let cea1080p60 = KMSMode(name: "1920x1080", width: 1920, height: 1080,
+                                           clock: 148_500, htotal: 2200, vtotal: 1125, isPreferred: true)
+
+    public var description: String { "\(width)x\(height)@\(refreshRate)" }
+}
+
+/// A connector (an output port such as `HDMI-A-1`).
+public struct KMSConnector: Hashable, Sendable {
+    public var id: UInt32
+    /// Type name + `-` + type id, as the kernel names it.
+    public var name: String
+    public var isConnected: Bool
+    public var modes: [KMSMode]
+    /// CRTCs this connector's encoders can drive.
+    public var possibleCRTCs: [UInt32]
+
+    public init(id: UInt32, name: String, isConnected: Bool, modes: [KMSMode], possibleCRTCs: [UInt32]) {
+        self.id = id
+        self.name = name
+        self.isConnected = isConnected
+        self.modes = modes
+        self.possibleCRTCs = possibleCRTCs
+    }
+
+    /// The preferred mode, else the largest, then the fastest (display-input.md §3).
+    public var bestMode: KMSMode? {
+        if let preferred = modes.first(where: \.isPreferred) { return preferred }
+        return modes.max { ($0.width * $0.height, $0.refreshRate) < ($1.width * $1.height, $1.refreshRate) }
+    }
+}
+
+/// What a KMS device offers.
+public struct KMSResources: Hashable, Sendable {
+    public var connectors: [KMSConnector]
+    public var crtcs: [UInt32]
+
+    public init(connectors: [KMSConnector], crtcs: [UInt32]) {
+        self.connectors = connectors
+        self.crtcs = crtcs
+    }
+}
+
+/// A dumb buffer: CPU-mappable scanout memory (`DRM_IOCTL_MODE_CREATE_DUMB`).
+public struct DumbBuffer: Hashable, Sendable {
+    public var handle: UInt32
+    public var width: Int
+    public var height: Int
+    public var bitsPerPixel: Int
+    /// Bytes from one row to the next; may exceed `width · bpp / 8` (never assume otherwise).
+    public var pitch: Int
+    public var size: Int
+
+    public init(handle: UInt32, width: Int, height: Int, bitsPerPixel: Int, pitch: Int, size: Int) {
+        self.handle = handle
+        self.width = width
+        self.height = height
+        self.bitsPerPixel = bitsPerPixel
+        self.pitch = pitch
+        self.size = size
+    }
+}
+
+/// Scanout pixel formats Lamina writes.
+public enum PixelFormat: String, Hashable, Sendable {
+    /// 32-bit little-endian, bytes B, G, R, X.
+    case xrgb8888
+    /// 16-bit little-endian, R 15–11, G 10–5, B 4–0.
+    case rgb565
+
+    public var bitsPerPixel: Int { self == .xrgb8888 ? 32 : 16 }
+}
+
+/// A vblank event from the device: a completed page flip (`page_flip_handler2`: the new
+/// buffer started scanning out at `timestamp`) or a vblank that was asked for without a flip
+/// (`drmCrtcQueueSequence`). Times are seconds on `CLOCK_MONOTONIC`.
+public struct VBlankEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case pageFlip
+        case sequence
+    }
+
+    public var kind: Kind
+    public var crtc: UInt32
+    public var sequence: UInt64
+    public var timestamp: Double
+
+    public init(kind: Kind, crtc: UInt32, sequence: UInt64, timestamp: Double) {
+        self.kind = kind
+        self.crtc = crtc
+        self.sequence = sequence
+        self.timestamp = timestamp
+    }
+}
+
+/// A KMS call that failed, with the errno the kernel (or the dummy) returned.
+public struct KMSError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The call, such as `"drmModePageFlip"`.
+    public var call: String
+    public var errno: Int32
+    public var detail: String
+
+    public init(call: String, errno: Int32, detail: String = "") {
+        self.call = call
+        self.errno = errno
+        self.detail = detail
+    }
+
+    public static let EBUSY: Int32 = 16
+    public static let EACCES: Int32 = 13
+    public static let EINVAL: Int32 = 22
+    public static let ENOENT: Int32 = 2
+    public static let ENODEV: Int32 = 19
+
+    /// A flip is already pending on that CRTC: keep the frame queued and retry on the event.
+    public var isBusy: Bool { errno == Self.EBUSY }
+    /// DRM master was lost (VT switch): pause output.
+    public var isPermissionDenied: Bool { errno == Self.EACCES || errno == 1 }
+
+    public var description: String {
+        "\(call) failed: errno \(errno)" + (detail.isEmpty ? "" : " (\(detail))")
+    }
+}

@@ -1,0 +1,139 @@
+import Lamina
+import LaminaAnimation
+import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+import LaminaRaster
+
+/// The elastic field: a rounded text-field shape whose four edges are quadratic curves
+/// bent by four control points at the edge midpoints. A tap throws the control points
+/// outward on a stiff spring, then lets them spring back on a loose one; a display link
+/// rebuilds the shape from their presentation positions every frame and pauses once they
+/// have settled (semantics.md acceptance scenario "Elastic view").
+public final class ElasticField {
+    public struct Settings: Sendable {
+        public var fillColor = Color(red8: 0x3B, green8: 0x82, blue8: 0xF6)
+        /// How far each edge bulges outward, in points.
+        public var overshootAmount = 10.0
+        public var size = Size(width: 960, height: 160)
+        public var cornerRadius = 20.0
+
+        public init() {}
+    }
+
+    /// The outward throw: UIKit spring, 0.25 s, damping ratio 0.9, initial velocity 1.5.
+    public static let outward = (duration: 0.25, dampingRatio: 0.9, velocity: 1.5)
+    /// The return: UIKit spring, 0.45 s, damping ratio 0.15, initial velocity 5.5.
+    public static let back = (duration: 0.45, dampingRatio: 0.15, velocity: 5.5)
+
+    public let settings: Settings
+    /// The field's shape, centred in its superlayer.
+    public let field: ShapeLayer
+    /// Invisible layers whose positions bend the edges: top, right, bottom, left.
+    public let controlPoints: [Layer]
+    public let link: DisplayLink
+    /// Taps recognized so far.
+    public private(set) var taps = 0
+
+    public init(runtime: Runtime, settings: Settings) {
+        self.settings = settings
+        let screen = runtime.screenSize
+        field = ShapeLayer()
+        field.name = "elastic-field"
+        field.bounds = Rect(x: 0, y: 0, width: settings.size.width, height: settings.size.height)
+        field.position = Point(x: screen.width / 2, y: screen.height / 2)
+        field.fillColor = settings.fillColor
+        let rest = ElasticField.restPositions(settings.size)
+        controlPoints = rest.map { p in
+            let layer = Layer()
+            layer.position = p
+            return layer
+        }
+        for c in controlPoints { field.addSublayer(c) }
+        runtime.rootLayer.addSublayer(field)
+        field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
+
+        // The link retains its target, as CADisplayLink does (rule 78): the scene lives as
+        // long as its link.
+        var update: ((DisplayLink) -> Void)?
+        link = runtime.addDisplayLink { link in update?(link) }
+        link.isPaused = true
+        update = { link in self.frame(link) }
+
+        runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { recognizer in
+            if recognizer.state == .recognized { self.bounce() }
+        }, to: field)
+    }
+
+    /// Control-point positions at rest: the edge midpoints (top, right, bottom, left).
+    public static func restPositions(_ size: Size) -> [Point] {
+        [Point(x: size.width / 2, y: 0), Point(x: size.width, y: size.height / 2),
+         Point(x: size.width / 2, y: size.height), Point(x: 0, y: size.height / 2)]
+    }
+
+    /// The outline: rounded corners, and each edge a quadratic curve whose control point is
+    /// that edge's control point (a straight edge when it sits at the midpoint).
+    public static func path(size: Size, cornerRadius: Double, controls: [Point]) -> Path {
+        let w = size.width, h = size.height
+        let r = max(0, min(cornerRadius, w / 2, h / 2))
+        var p = Path()
+        p.move(to: Point(x: r, y: 0))
+        p.quad(to: Point(x: w - r, y: 0), control: Self.edgeControl(controls[0], from: Point(x: r, y: 0), to: Point(x: w - r, y: 0)))
+        p.quad(to: Point(x: w, y: r), control: Point(x: w, y: 0))
+        p.quad(to: Point(x: w, y: h - r), control: Self.edgeControl(controls[1], from: Point(x: w, y: r), to: Point(x: w, y: h - r)))
+        p.quad(to: Point(x: w - r, y: h), control: Point(x: w, y: h))
+        p.quad(to: Point(x: r, y: h), control: Self.edgeControl(controls[2], from: Point(x: w - r, y: h), to: Point(x: r, y: h)))
+        p.quad(to: Point(x: 0, y: h - r), control: Point(x: 0, y: h))
+        p.quad(to: Point(x: 0, y: r), control: Self.edgeControl(controls[3], from: Point(x: 0, y: h - r), to: Point(x: 0, y: r)))
+        p.quad(to: Point(x: r, y: 0), control: Point(x: 0, y: 0))
+        p.close()
+        return p
+    }
+
+    /// A quadratic's control point that makes the curve pass through `point` at its middle
+    /// (`q = 2·point − (a + b)/2`), so the edge's midpoint follows the control point exactly.
+    static func edgeControl(_ point: Point, from a: Point, to b: Point) -> Point {
+        2 * point - 0.5 * (a + b)
+    }
+
+    /// Throws the control points outward, then lets them spring back.
+    public func bounce() {
+        taps += 1
+        let rest = Self.restPositions(settings.size)
+        let o = settings.overshootAmount
+        let outward = [Point(x: 0, y: -o), Point(x: o, y: 0), Point(x: 0, y: o), Point(x: -o, y: 0)]
+        for (i, layer) in controlPoints.enumerated() {
+            let target = rest[i] + outward[i]
+            animate(layer, to: target, Self.outward) { [weak self, weak layer] finished in
+                guard finished, let self, let layer else { return }
+                self.animate(layer, to: rest[i], Self.back, completion: nil)
+            }
+        }
+        link.isPaused = false
+    }
+
+    /// UIKit's spring animation: the model jumps to `target`, the presentation follows on a
+    /// duration-fit spring from where it is now.
+    private func animate(_ layer: Layer, to target: Point,
+                         _ spring: (duration: Double, dampingRatio: Double, velocity: Double),
+                         completion: ((Bool) -> Void)?) {
+        layer.position = target
+        let animation = BasicAnimation(
+            keyPath: "position", to: .point(target),
+            spring: Spring(dampingRatio: spring.dampingRatio, duration: spring.duration, initialVelocity: spring.velocity),
+            duration: spring.duration)
+        layer.add(animation, forKey: "elastic", completion: completion)
+    }
+
+    /// Every frame: the shape through the control points where they will be shown; pause
+    /// once none of them animates.
+    private func frame(_ link: DisplayLink) {
+        let positions = controlPoints.map { layer -> Point in
+            if case .point(let p)? = layer.presentationValue(forKeyPath: "position", at: link.targetTimestamp) { return p }
+            return layer.position
+        }
+        field.path = Self.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: positions)
+        if controlPoints.allSatisfy({ $0.animationKeys().isEmpty }) { link.isPaused = true }
+    }
+}
