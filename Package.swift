@@ -59,7 +59,9 @@ let package = Package(
 
         // Tests, one target per module.
         .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),
-        .testTarget(name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"]),
+        .testTarget(
+            name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"],
+            exclude: ["Golden"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),

@@ -109,6 +109,7 @@ public final class Display {
     /// Throws EBUSY while a flip is pending (keep the frame and retry after the event).
     public func present() throws(KMSError) {
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY) }
+        if lastVBlank == nil { _ = try? resynchronize() }
         let back = 1 - front
         copyShadow(into: scanouts[back])
         try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer)

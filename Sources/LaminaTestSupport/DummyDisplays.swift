@@ -9,12 +9,14 @@ public struct DummyDisplayRig {
     public let device: DummyKMSDevice
     public let display: Display
 
-    /// A `width x height` output whose vblanks tick at `refresh` Hz from time `start`.
-    public init(width: Int = 64, height: Int = 48, refresh: Double = 60, start: Double = 100) throws {
+    /// A `width x height` output whose vblanks tick at exactly `refresh` Hz (an integer)
+    /// from time `start`: totals are multiples of 1000 x 100, so the pixel clock in kHz is
+    /// a whole number.
+    public init(width: Int = 64, height: Int = 48, refresh: Int = 60, start: Double = 100) throws {
         clock = VirtualClock(start: start)
-        let htotal = width + 160, vtotal = height + 30
+        let htotal = 1000 * (width / 1000 + 1), vtotal = 100 * (height / 100 + 1)
         let mode = KMSMode(name: "\(width)x\(height)", width: width, height: height,
-                           clock: Int((refresh * Double(htotal * vtotal) / 1000).rounded()),
+                           clock: refresh * htotal * vtotal / 1000,
                            htotal: htotal, vtotal: vtotal, isPreferred: true)
         device = DummyKMSDevice(clock: clock, modes: [mode])
         display = try Display(device: device)

@@ -1,0 +1,180 @@
+import LaminaTestSupport
+import Testing
+@testable import LaminaDisplay
+@testable import LaminaRaster
+
+@Suite("Dummy KMS device")
+struct DummyDeviceTests {
+    @Test("refresh comes from the mode timings, not an integer")
+    func refreshFromTimings() {
+        #expect(KMSMode.cea1080p60.refreshRate == 60)
+        let ntsc = KMSMode(name: "1920x1080", width: 1920, height: 1080, clock: 148_352, htotal: 2200, vtotal: 1125)
+        #expect(abs(ntsc.refreshRate - 59.94) < 0.001)
+        var interlaced = ntsc
+        interlaced.flags = 1 << 4
+        #expect(abs(interlaced.refreshRate - 2 * ntsc.refreshRate) < 1e-9)
+    }
+
+    @Test("dumb buffers have a pitch wider than width · 4")
+    func paddedPitch() throws {
+        let device = DummyKMSDevice(clock: VirtualClock())
+        let buffer = try device.createDumbBuffer(width: 1920, height: 1080, bitsPerPixel: 32)
+        #expect(buffer.pitch > 1920 * 4)
+        #expect(buffer.size == buffer.pitch * 1080)
+        #expect(throws: KMSError.self) { try device.createDumbBuffer(width: 10, height: 10, bitsPerPixel: 24) }
+    }
+
+    @Test("a flip completes at the next vblank with its time; a second flip is EBUSY")
+    func flipContract() throws {
+        let rig = try DummyDisplayRig(width: 32, height: 16, refresh: 50, start: 10)
+        let device = rig.device
+        let crtc = rig.display.crtc
+        rig.clock.advance(by: 0.005)                                       // between vblanks 0 and 1
+        try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer)
+        #expect(throws: KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY)) {
+            try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer)
+        }
+        #expect(device.nextEventTime == 10.02)
+        var events: [VBlankEvent] = []
+        try device.handleEvents { events.append($0) }
+        #expect(events.isEmpty)                                            // not due yet
+        rig.clock.advance(to: 10.02)
+        try device.handleEvents { events.append($0) }
+        #expect(events == [VBlankEvent(kind: .pageFlip, crtc: crtc, sequence: 1, timestamp: 10.02)])
+        #expect(device.nextEventTime == nil)
+    }
+
+    @Test("injected failures, late flips and master loss")
+    func faults() throws {
+        let rig = try DummyDisplayRig()
+        let device = rig.device
+        device.failNextFlips = [KMSError.EINVAL]
+        #expect(throws: KMSError.self) { try rig.display.present() }
+        #expect(!rig.display.isFlipPending)
+        device.delayNextFlipByVBlanks = 2
+        try rig.display.present()
+        var sequence: UInt64 = 0
+        rig.clock.advance(by: 1)
+        try rig.display.dispatchEvents { sequence = $0.sequence }
+        #expect(sequence == 3)
+        #expect(rig.display.missedVBlanks == 2)
+        device.isMasterLost = true
+        #expect(throws: KMSError(call: "drmModePageFlip", errno: KMSError.EACCES)) { try rig.display.present() }
+    }
+}
+
+@Suite("Display")
+struct DisplayTests {
+    @Test("present copies the shadow into the back buffer by pitch and flips it in")
+    func presentByPitch() throws {
+        let rig = try DummyDisplayRig(width: 37, height: 11)
+        let display = rig.display
+        for y in 0..<11 {
+            for x in 0..<37 { display.shadow[x, y] = 0xFF00_0000 | UInt32(x * 6) << 16 | UInt32(y * 20) << 8 | 0x5A }
+        }
+        let before = display.frontFramebuffer
+        try display.present()
+        #expect(display.isFlipPending)
+        #expect(rig.device.scanoutFramebuffer == before)                   // still the old one until vblank
+        rig.clock.advance(by: 1.0 / 60)
+        try display.dispatchEvents { _ in }
+        #expect(!display.isFlipPending)
+        #expect(display.frontFramebuffer != before)
+        #expect(rig.device.scanoutFramebuffer == display.frontFramebuffer)
+        let shown = try #require(rig.device.framebufferImage(display.frontFramebuffer))
+        for y in 0..<11 {
+            for x in 0..<37 { #expect(shown[x, y] == display.shadow[x, y]) }
+        }
+    }
+
+    @Test("no connected connector, or a named one that is missing, is an error")
+    func connectorErrors() {
+        let device = DummyKMSDevice(clock: VirtualClock())
+        #expect(throws: DisplayError.self) { try Display(device: device, connectorName: "HDMI-A-1") }
+        device.setConnected(false)
+        #expect(throws: DisplayError.self) { try Display(device: device) }
+    }
+}
+
+/// Rule 79, with the dummy device as the fake vblank source.
+@Suite("DisplayLink (rules 78–79)")
+struct DisplayLinkTests {
+    /// Flips every vblank for `count` vblanks, firing the links at each completion.
+    func runFlips(_ rig: DummyDisplayRig, _ links: DisplayLinks, count: Int) throws {
+        for _ in 0..<count {
+            try rig.display.present()
+            rig.clock.advance(to: rig.device.nextEventTime!)
+            try rig.display.dispatchEvents { event in
+                links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: rig.display.refreshRate)
+            }
+        }
+    }
+
+    @Test("one callback per flip with timestamp, duration and targetTimestamp")
+    func timestamps() throws {
+        let rig = try DummyDisplayRig(refresh: 60, start: 0)
+        let links = DisplayLinks()
+        var seen: [(Double, Double, Double)] = []
+        _ = links.add { seen.append(($0.timestamp, $0.duration, $0.targetTimestamp)) }
+        try runFlips(rig, links, count: 3)
+        #expect(seen.count == 3)
+        for (i, (timestamp, duration, target)) in seen.enumerated() {
+            #expect(abs(timestamp - Double(i + 1) / 60) < 1e-12)
+            #expect(abs(duration - 1.0 / 60) < 1e-12)
+            #expect(abs(target - (timestamp + duration)) < 1e-15)
+        }
+    }
+
+    @Test("isPaused suppresses; invalidate releases the callback; two links each fire once")
+    func pauseInvalidate() throws {
+        let rig = try DummyDisplayRig()
+        let links = DisplayLinks()
+        var a = 0, b = 0
+        final class Target { var fired = 0 }
+        weak var weakTarget: Target?
+        let linkA: DisplayLink
+        do {
+            let target = Target()
+            weakTarget = target
+            linkA = links.add { _ in target.fired += 1; a += 1 }
+        }
+        let linkB = links.add { _ in b += 1 }
+        try runFlips(rig, links, count: 2)
+        #expect(a == 2 && b == 2)
+        #expect(weakTarget != nil)                                          // the link retains its target
+        linkB.isPaused = true
+        #expect(links.hasActiveLinks)
+        try runFlips(rig, links, count: 1)
+        #expect(a == 3 && b == 2)
+        linkA.invalidate()
+        #expect(weakTarget == nil)                                          // released by invalidate
+        #expect(!links.hasActiveLinks)
+        try runFlips(rig, links, count: 1)
+        #expect(a == 3 && b == 2)
+    }
+
+    @Test("a missed vblank advances timestamp by two intervals, no catch-up callback")
+    func missedVBlank() throws {
+        let rig = try DummyDisplayRig(refresh: 60, start: 0)
+        let links = DisplayLinks()
+        var stamps: [Double] = []
+        _ = links.add { stamps.append($0.timestamp) }
+        try runFlips(rig, links, count: 1)
+        rig.device.delayNextFlipByVBlanks = 1
+        try runFlips(rig, links, count: 1)
+        #expect(stamps.count == 2)
+        #expect(abs(stamps[1] - stamps[0] - 2.0 / 60) < 1e-12)
+    }
+
+    @Test("preferredFramesPerSecond 30 on 60 Hz fires on every second vblank")
+    func reducedRate() throws {
+        let rig = try DummyDisplayRig(refresh: 60, start: 0)
+        let links = DisplayLinks()
+        var durations: [Double] = []
+        let link = links.add { durations.append($0.duration) }
+        link.preferredFramesPerSecond = 30
+        try runFlips(rig, links, count: 6)
+        #expect(durations.count == 3)
+        #expect(durations.allSatisfy { abs($0 - 2.0 / 60) < 1e-12 })
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// The `lamina` binary end to end: exit statuses and messages a user sees.
+@Suite("lamina command line")
+struct CommandLineTests {
+    /// The `lamina` executable next to the test bundle in the build directory.
+    static var executable: URL {
+        var dir = Bundle.module.bundleURL
+        while dir.path != "/" {
+            let candidate = dir.appendingPathComponent("lamina")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            dir.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: "/nonexistent/lamina")
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("a bad config exits 78 naming the file, the line, the field and the reason")
+    func badConfig() throws {
+        let path = fixture("bad-field.toml")
+        let result = try run(["run", "--config", path])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("\(path):5: elastic_field.fill_colour: unknown field"), "\(result.stderr)")
+    }
+
+    @Test("a bad touch script exits 78 naming the script and the line")
+    func badScript() throws {
+        let result = try run(["run", "--config", fixture("bad-script.toml")])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("bad.touch:2: line 2:"), "\(result.stderr)")
+    }
+
+    @Test("the dummy run taps the field, writes frames and a contact sheet, and ends settled")
+    func dummyRun() throws {
+        let out = NSTemporaryDirectory() + "lamina-frames-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try run(["run", "--config", fixture("good.toml"), "--frames-out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("stopped (settled)"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(files.contains("contact-sheet.png"))
+        #expect(files.filter { $0.hasPrefix("frame-") }.count > 30)
+    }
+}

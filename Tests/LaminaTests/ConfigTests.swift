@@ -1,0 +1,124 @@
+import Foundation
+import Lamina
+import LaminaScenes
+import Testing
+
+func fixture(_ name: String) -> String {
+    Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil)!.path
+}
+
+@Suite("TOML subset")
+struct TOMLTests {
+    @Test("tables, strings with escapes, numbers, booleans, comments")
+    func parse() throws {
+        let doc = try TOMLDocument(parsing: """
+            top = 1
+            [a]
+            s = "x # not a comment \\"q\\""   # comment
+            n = 1_000
+            f = 2.5
+            b = true
+            """)
+        #expect(doc.tables[""]?["top"]?.value == .integer(1))
+        #expect(doc.tables["a"]?["s"]?.value == .string("x # not a comment \"q\""))
+        #expect(doc.tables["a"]?["n"]?.value == .integer(1000))
+        #expect(doc.tables["a"]?["f"]?.value == .float(2.5))
+        #expect(doc.tables["a"]?["b"]?.value == .boolean(true))
+        #expect(doc.tables["a"]?["s"]?.line == 3)
+    }
+
+    @Test("syntax errors carry their line", arguments: [
+        ("[a\nk = 1", 1), ("k = 1\nk = 2", 2), ("[a]\n[a]", 2), ("x = \"open", 1), ("\n\nx = bare", 3), ("novalue", 1),
+    ])
+    func errors(text: String, line: Int) {
+        do {
+            _ = try TOMLDocument(parsing: text)
+            Issue.record("parsed: \(text)")
+        } catch {
+            #expect(error.line == line)
+        }
+    }
+}
+
+@Suite("Configuration")
+struct ConfigTests {
+    let scenes = Scenes().sceneNames
+
+    @Test("a valid file sets every field; the script path is relative to the file")
+    func valid() throws {
+        let config = try LaminaConfig.load(path: fixture("good.toml"), sceneNames: scenes)
+        #expect(config.backend == .dummy && config.clock == .virtual)
+        #expect(config.dummyMode.width == 800 && config.dummyMode.height == 480)
+        #expect(abs(config.dummyMode.refreshRate - 60) < 0.01)
+        #expect(config.background.hexString == "#102030")
+        #expect(config.touchScript == fixture("tap.touch"))
+        let field = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"),
+                                                    screen: .init(width: 800, height: 480))
+        #expect(field.overshootAmount == 24 && field.fillColor.hexString == "#FF8800")
+        #expect(field.size.width == 400 && field.size.height == 100)
+    }
+
+    @Test("an unknown field names file, line and field")
+    func unknownField() throws {
+        let config = try LaminaConfig.load(path: fixture("bad-field.toml"), sceneNames: scenes)
+        do {
+            _ = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"), screen: .init(width: 10, height: 10))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == fixture("bad-field.toml"))
+            #expect(error.field == "elastic_field.fill_colour" && error.line == 5)
+            #expect(error.reason == "unknown field")
+        }
+    }
+
+    @Test("bad values name the field and why", arguments: [
+        ("[display]\nbackend = \"x11\"", "display.backend", "not one of"),
+        ("[display]\ndummy_mode = \"big\"", "display.dummy_mode", "WIDTHxHEIGHT@HZ"),
+        ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
+        ("[run]\nexit_after = -1", "run.exit_after", "out of range"),
+        ("[run]\nexit_after = \"soon\"", "run.exit_after", "expected a number"),
+        ("[displya]\nbackend = \"dummy\"", "[displya]", "unknown table"),
+        ("backend = \"dummy\"", "backend", "unknown field"),
+    ])
+    func badValues(text: String, field: String, fragment: String) throws {
+        let path = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try LaminaConfig.load(path: path, sceneNames: scenes)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.file == path && error.field == field)
+            #expect(error.reason.contains(fragment), "\(error.reason)")
+            #expect(error.line != nil)
+        }
+    }
+
+    @Test("a bad colour and a syntax error")
+    func colourAndSyntax() throws {
+        do {
+            let config = try LaminaConfig.load(path: fixture("bad-color.toml"), sceneNames: scenes)
+            _ = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"), screen: .init(width: 10, height: 10))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.field == "elastic_field.fill_color" && error.reason.contains("3, 6 or 8 hex digits"))
+        }
+        #expect(throws: ConfigError.self) { try LaminaConfig.load(path: fixture("bad-syntax.toml"), sceneNames: scenes) }
+        do {
+            _ = try LaminaConfig.load(path: "/nonexistent/lamina.toml", sceneNames: scenes)
+        } catch {
+            #expect(error.description == "/nonexistent/lamina.toml: cannot be read: no such file")
+        }
+    }
+
+    @Test("a bad touch script names the file and the line")
+    func badScript() {
+        do {
+            _ = try Daemon.loadTouchScript(path: fixture("bad.touch"))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == fixture("bad.touch") && error.line == 2)
+            #expect(error.reason.contains("not a point"))
+        }
+    }
+}
