@@ -92,6 +92,8 @@ public enum Daemon {
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
         if let script, backend.isDummy {
             runtime.addTouchSource(ScriptedTouchSource(script: script, start: backend.clock.now))
@@ -102,6 +104,7 @@ public enum Daemon {
         // The dummy display ends when its script is done and the scene has settled; a real
         // display runs until stopped (or `exit_after`).
         let reason = runtime.run(exitAfter: config.exitAfter, untilSettled: backend.isDummy && config.exitAfter == nil)
+        notifier.notify("STOPPING=1")
         let sheet = try recorder?.finish()
         let summary = RunSummary(stopReason: reason, frames: runtime.renderedFrames, missedVBlanks: display.missedVBlanks,
                                  failedFlips: runtime.failedFlips, contactSheet: sheet)

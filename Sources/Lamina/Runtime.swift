@@ -42,6 +42,10 @@ public final class Runtime {
     public private(set) var rasterTimes: [Double] = []
     public private(set) var presentTimes: [Double] = []
 
+    /// Told `READY=1` when the first frame is on screen (its flip completed), not merely drawn.
+    public var notifier: SystemdNotifier?
+    private var announcedReady = false
+
     /// Frames drawn and handed to the display.
     public private(set) var renderedFrames = 0
     /// Page flips the device refused (logged and retried).
@@ -151,6 +155,10 @@ public final class Runtime {
 
     private func handle(_ event: VBlankEvent) {
         if event.kind == .sequence { vblankRequested = false }
+        if event.kind == .pageFlip && !announcedReady {
+            announcedReady = true
+            notifier?.notify("READY=1\nSTATUS=showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)")
+        }
         links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
         produceFrame(after: event.timestamp)
     }

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `sd_notify` protocol without libsystemd: one datagram per message to the socket named
+/// by `$NOTIFY_SOCKET` (a leading `@` is the abstract namespace). Without that variable (not
+/// started by systemd) it does nothing.
+public final class SystemdNotifier {
+    private let address: [UInt8]?
+
+    /// Reads `$NOTIFY_SOCKET` from `environment`.
+    public init(environment: [String: String]) {
+        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108,
+              path.hasPrefix("/") || path.hasPrefix("@") else {
+            address = nil
+            return
+        }
+        var bytes = Array(path.utf8)
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
+        address = bytes
+    }
+
+    public var isActive: Bool { address != nil }
+
+    /// Sends `message` (such as `READY=1\nSTATUS=…`); returns false when it could not.
+    @discardableResult
+    public func notify(_ message: String) -> Bool {
+        guard let address else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var target = sockaddr_un()
+        target.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &target.sun_path) { raw in
+            for (i, b) in address.enumerated() { raw[i] = b }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count)
+        let bytes = Array(message.utf8)
+        let sent = withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
+            }
+        }
+        return sent == bytes.count
+    }
+}
