@@ -21,26 +21,16 @@ public enum Backends {
     /// Opens the chosen backend. `auto` tries DRM cards first and, when none can be used,
     /// falls back to the dummy display and says why.
     public static func open(_ choice: BackendChoice, config: LaminaConfig, logger: Logger) throws(BackendError) -> OpenedBackend {
-        switch choice {
-        case .dummy:
+        if choice == .dummy { return dummy(config: config, logger: logger) }
+        switch DRMDevice.openFirstUsable() {
+        case .success(let device):
+            logger.info("backend: drm on \(device.name)")
+            return OpenedBackend(device: device, clock: SystemClock(), isDummy: false)
+        case .failure(let error) where choice == .drm:
+            throw BackendError(reason: "no usable DRM device: \(error.detail)")
+        case .failure(let error):
+            logger.notice("no usable DRM device (\(error.detail)); using the dummy display")
             return dummy(config: config, logger: logger)
-        case .drm:
-            switch DRMDevice.openFirstUsable() {
-            case .success(let device):
-                logger.info("backend: drm on \(device.name)")
-                return OpenedBackend(device: device, clock: SystemClock(), isDummy: false)
-            case .failure(let error):
-                throw BackendError(reason: "no usable DRM device: \(error.detail)")
-            }
-        case .auto:
-            switch DRMDevice.openFirstUsable() {
-            case .success(let device):
-                logger.info("backend: drm on \(device.name)")
-                return OpenedBackend(device: device, clock: SystemClock(), isDummy: false)
-            case .failure(let error):
-                logger.notice("no usable DRM device (\(error.detail)); using the dummy display")
-                return dummy(config: config, logger: logger)
-            }
         }
     }
 

@@ -95,7 +95,9 @@ public enum Daemon {
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
-        if let script, backend.isDummy {
+        // The config's script drives the dummy display; one named on the command line is
+        // replayed on any backend (a scripted check of a real panel without a finger).
+        if let script, backend.isDummy || options.touchScript != nil {
             runtime.addTouchSource(ScriptedTouchSource(script: script, start: backend.clock.now))
             logger.info("replaying \(script.steps.count) scripted touch actions from \(config.touchScript ?? "")")
         }

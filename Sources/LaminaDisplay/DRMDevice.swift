@@ -224,7 +224,13 @@ public final class DRMDevice: KMSDevice {
     public var eventDescriptor: Int32? { fd }
     public var nextEventTime: Double? { nil }
 
+    /// Never blocks: `drmHandleEvent` reads the fd, which would wait for the next event, so
+    /// it runs only when a zero-timeout `poll` says an event is there.
     public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
+        var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pending, 1, 0)
+        if ready < 0 && errno != EINTR { throw KMSError(call: "poll", errno: errno) }
+        guard ready > 0, pending.revents & Int16(POLLIN) != 0 else { return }
         var context = drmEventContext()
         context.version = 4
         context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, userData in

@@ -43,7 +43,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Scene to run.")
     var scene: String?
 
-    @Option(name: .long, help: "Touch script to replay on the dummy backend.")
+    @Option(name: .long, help: "Touch script to replay (on any backend; the config's applies to the dummy only).")
     var touchScript: String?
 
     @Option(name: .long, help: "Write every frame as PNG, plus contact-sheet.png, into this directory.")

@@ -178,3 +178,36 @@ struct DisplayLinkTests {
         #expect(durations.allSatisfy { abs($0 - 2.0 / 60) < 1e-12 })
     }
 }
+
+import Foundation
+
+@Suite("DRM card probing")
+struct DRMProbeTests {
+    @Test("no card under the directory is a clear failure")
+    func noCard() throws {
+        let dir = NSTemporaryDirectory() + "lamina-dri-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard case .failure(let error) = DRMDevice.openFirstUsable(directory: dir) else {
+            Issue.record("opened a card in an empty directory")
+            return
+        }
+        #expect(error.detail == "no \(dir)/card* device")
+    }
+
+    @Test("cards are tried in numeric order and each refusal is reported")
+    func notADRMDevice() throws {
+        let dir = NSTemporaryDirectory() + "lamina-dri-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["card10", "card2", "renderD128"] {
+            #expect(FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data()))
+        }
+        #expect(DRMDevice.cardPaths(directory: dir) == ["\(dir)/card2", "\(dir)/card10"])
+        guard case .failure(let error) = DRMDevice.openFirstUsable(directory: dir) else {
+            Issue.record("a plain file passed as a DRM card")
+            return
+        }
+        #expect(error.detail.contains("drmGetCap") && error.detail.components(separatedBy: ";").count == 2)
+    }
+}
