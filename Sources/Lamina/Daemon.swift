@@ -101,7 +101,12 @@ public enum Daemon {
             runtime.addTouchSource(ScriptedTouchSource(script: script, start: backend.clock.now))
             logger.info("replaying \(script.steps.count) scripted touch actions from \(config.touchScript ?? "")")
         }
-        if !(backend.clock is VirtualClock) { runtime.watchStopSignals() }
+        if !(backend.clock is VirtualClock) {
+            runtime.watchStopSignals()
+            if recorder != nil {
+                logger.notice("recording in real time: PNG encoding shares the CPU with rendering and some vblanks may be missed; --clock virtual records every frame")
+            }
+        }
 
         // The dummy display ends when its script is done and the scene has settled; a real
         // display runs until stopped (or `exit_after`).
