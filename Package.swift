@@ -46,10 +46,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
+        .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster"]),
         .executableTarget(
             name: "lamina",
             dependencies: [
-                "LaminaScenes",
+                "LaminaScenes", "LaminaBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -62,6 +63,7 @@ let package = Package(
         .testTarget(
             name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"],
             exclude: ["Golden"]),
+        .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),

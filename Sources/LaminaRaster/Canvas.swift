@@ -10,6 +10,17 @@ public final class Canvas {
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
 
+    /// Which scan converter and blender draw fills.
+    public enum Pipeline: Sendable {
+        /// Every pixel through the simple reference sweep and scalar blend: the oracle.
+        case reference
+        /// Edge cells from a bitmap, constant-coverage runs filled or blended with SIMD;
+        /// pixel-identical to `reference`.
+        case fast
+    }
+
+    public var pipeline = Pipeline.fast
+
     public init(target: PixelBuffer) {
         self.target = target
         rasterizer = CoverageRasterizer(width: max(target.width, 1), height: max(target.height, 1))
@@ -42,8 +53,14 @@ public final class Canvas {
         let pixel = color.premultiplied.pixel32
         guard pixel >> 24 != 0 else { return }
         let target = self.target
-        rasterizer.rasterize(polygons, rule: rule, clip: clip) { y, x0, coverage in
-            Blend.spanOver(color: pixel, coverage: coverage, row: target.pixels.baseAddress! + y * target.stride + x0)
+        switch pipeline {
+        case .reference:
+            rasterizer.rasterize(polygons, rule: rule, clip: clip) { y, x0, coverage in
+                Blend.spanOver(color: pixel, coverage: coverage, row: target.pixels.baseAddress! + y * target.stride + x0)
+            }
+        case .fast:
+            var sink = SolidColorSink(color: pixel, target: target)
+            rasterizer.rasterizeSpans(polygons, rule: rule, clip: clip, into: &sink)
         }
     }
 

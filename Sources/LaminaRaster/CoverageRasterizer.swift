@@ -15,6 +15,9 @@ public final class CoverageRasterizer {
     public let height: Int
     private let rowLength: Int
     private let cells: UnsafeMutableBufferPointer<Float>
+    /// One bit per cell: set when a deposit touched it, so the fast sweep visits only edges.
+    private let touched: UnsafeMutableBufferPointer<UInt64>
+    private let wordsPerRow: Int
     private let coverageRow: UnsafeMutableBufferPointer<Float>
 
     public init(width: Int, height: Int) {
@@ -24,44 +27,47 @@ public final class CoverageRasterizer {
         rowLength = width + 2
         cells = .allocate(capacity: rowLength * height)
         cells.initialize(repeating: 0)
+        wordsPerRow = (rowLength + 63) / 64
+        touched = .allocate(capacity: wordsPerRow * height)
+        touched.initialize(repeating: 0)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
     }
 
     deinit {
         cells.deallocate()
+        touched.deallocate()
         coverageRow.deallocate()
     }
 
-    /// Scan-converts closed polygons (device coordinates) and calls `emit` once per row that
-    /// may have coverage, with the row index, the first column and the coverage of the
-    /// columns `x0 ..< x0 + coverage.count`. Rows and columns are clipped to `clip`.
-    public func rasterize(
-        _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil,
-        _ emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void
-    ) {
+    /// The rows and columns a set of polygons can touch, clipped; nil when nothing can show.
+    struct Extent {
+        var rowFirst: Int, rowLast: Int, colFirst: Int, colEnd: Int
+        var outX0: Int, outX1: Int, clipY0: Int, clipY1: Int
+    }
+
+    /// Deposits every edge of `polygons` and returns what the sweep must visit.
+    private func accumulate(_ polygons: [[Point]], clip: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> Extent? {
         let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
         let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
-        guard cx0 < cx1, cy0 < cy1 else { return }
-
+        guard cx0 < cx1, cy0 < cy1 else { return nil }
         var minX = Double.infinity, maxX = -Double.infinity
         var minY = Double.infinity, maxY = -Double.infinity
         for polygon in polygons {
             for p in polygon {
-                guard p.x.isFinite, p.y.isFinite else { return }
+                guard p.x.isFinite, p.y.isFinite else { return nil }
                 minX = min(minX, p.x); maxX = max(maxX, p.x)
                 minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
         }
-        guard minX <= maxX else { return }
+        guard minX <= maxX else { return nil }
         let W = Double(width), H = Double(height)
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
         let rowFirst = max(0, Int(minY.rounded(.down)))
         let rowLast = min(height - 1, Int(maxY.rounded(.up)))
-        guard rowFirst <= rowLast else { return }
+        guard rowFirst <= rowLast else { return nil }
         let colFirst = max(0, min(width, Int(min(max(minX, 0), W).rounded(.down))))
         let colEnd = min(rowLength, Int(min(max(maxX, 0), W).rounded(.down)) + 2)
-
         for polygon in polygons {
             var previous = polygon[polygon.count - 1]
             for p in polygon {
@@ -69,26 +75,79 @@ public final class CoverageRasterizer {
                 previous = p
             }
         }
+        return Extent(rowFirst: rowFirst, rowLast: rowLast, colFirst: colFirst, colEnd: colEnd,
+                      outX0: max(colFirst, cx0), outX1: min(colEnd, cx1), clipY0: cy0, clipY1: cy1)
+    }
 
-        // Sweep: prefix-sum every touched row, clear it, emit the clipped span.
-        let outX0 = max(colFirst, cx0), outX1 = min(colEnd, cx1)
-        for y in rowFirst...rowLast {
+    /// The reference sweep: scan-converts closed polygons (device coordinates) and calls
+    /// `emit` once per row that may have coverage, with the row index, the first column and
+    /// the coverage of the columns `x0 ..< x0 + coverage.count`, clipped to `clip`. Every
+    /// cell is visited; simple enough to trust, and the oracle for `rasterizeSpans`.
+    public func rasterize(
+        _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil,
+        _ emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void
+    ) {
+        guard let e = accumulate(polygons, clip: clip) else { return }
+        for y in e.rowFirst...e.rowLast {
             let base = y * rowLength
             var acc: Float = 0
             var any = false
-            for x in colFirst..<colEnd {
+            for x in e.colFirst..<e.colEnd {
                 acc += cells[base + x]
                 cells[base + x] = 0
-                if x >= outX0 && x < outX1 {
+                if x >= e.outX0 && x < e.outX1 {
                     let c = rule.coverage(acc)
-                    coverageRow[x - outX0] = c
+                    coverageRow[x - e.outX0] = c
                     if c != 0 { any = true }
                 }
             }
-            if any, y >= cy0, y < cy1, outX0 < outX1 {
-                emit(y, outX0, UnsafeBufferPointer(rebasing: coverageRow[0..<(outX1 - outX0)]))
+            let words = y * wordsPerRow
+            for w in 0..<wordsPerRow { touched[words + w] = 0 }
+            if any, y >= e.clipY0, y < e.clipY1, e.outX0 < e.outX1 {
+                emit(y, e.outX0, UnsafeBufferPointer(rebasing: coverageRow[0..<(e.outX1 - e.outX0)]))
             }
         }
+    }
+
+    /// The fast sweep: the same coverage as `rasterize`, cell for cell, but it visits only
+    /// the cells edges touched (found through a per-row bitmap) and hands the constant-coverage
+    /// stretches between them to `sink` as runs.
+    public func rasterizeSpans<Sink: SpanSink>(
+        _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil, into sink: inout Sink
+    ) {
+        guard let e = accumulate(polygons, clip: clip) else { return }
+        let firstWord = e.colFirst >> 6, lastWord = (e.colEnd - 1) >> 6
+        for y in e.rowFirst...e.rowLast {
+            let base = y * rowLength
+            let visible = y >= e.clipY0 && y < e.clipY1
+            var acc: Float = 0
+            var next = e.colFirst                      // first column not yet emitted
+            for w in firstWord...lastWord {
+                var bits = touched[y * wordsPerRow + w]
+                if bits == 0 { continue }
+                touched[y * wordsPerRow + w] = 0
+                while bits != 0 {
+                    let x = w << 6 + bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    if visible && x > next { emitRun(next, x, y, rule.coverage(acc), e, &sink) }
+                    acc += cells[base + x]
+                    cells[base + x] = 0
+                    if visible && x >= e.outX0 && x < e.outX1 {
+                        let c = rule.coverage(acc)
+                        if c != 0 { sink.pixel(x: x, y: y, coverage: c) }
+                    }
+                    next = x + 1
+                }
+            }
+            if visible && next < e.colEnd { emitRun(next, e.colEnd, y, rule.coverage(acc), e, &sink) }
+        }
+    }
+
+    @inline(__always)
+    private func emitRun<Sink: SpanSink>(_ x0: Int, _ x1: Int, _ y: Int, _ c: Float, _ e: Extent, _ sink: inout Sink) {
+        guard c != 0 else { return }
+        let a = max(x0, e.outX0), b = min(x1, e.outX1)
+        if a < b { sink.run(x0: a, x1: b, y: y, coverage: c) }
     }
 
     /// Adds one edge, split where it crosses x = 0 and x = W so each piece can be clamped
@@ -142,6 +201,21 @@ public final class CoverageRasterizer {
     /// One row band of an edge: the edge runs from `xa` to `xb` across a band of signed
     /// height `d`. Coverage of a column c is `d` times the average, over the band, of the
     /// part of [c, c+1) right of the edge; the cells store its differences along the row.
+    /// Sets the touched bits of cells `x0 ... x1` in `row`.
+    @inline(__always)
+    private func markTouched(row: Int, _ x0: Int, _ x1: Int) {
+        let words = row * wordsPerRow
+        var w = x0 >> 6
+        let lastWord = x1 >> 6
+        while w <= lastWord {
+            let lo = w == x0 >> 6 ? x0 & 63 : 0
+            let hi = w == lastWord ? x1 & 63 : 63
+            let mask = (hi == 63 ? ~UInt64(0) : (UInt64(1) << (hi + 1)) &- 1) & ~((UInt64(1) << lo) &- 1)
+            touched[words + w] |= mask
+            w += 1
+        }
+    }
+
     @inline(__always)
     private func depositRow(row: Int, xa: Double, xb: Double, d: Double) {
         let base = row * rowLength
@@ -152,6 +226,7 @@ public final class CoverageRasterizer {
             let mid = (xl + xr) * 0.5 - Double(il)
             cells[base + il] += Float(d * (1 - mid))
             cells[base + il + 1] += Float(d * mid)
+            markTouched(row: row, il, il + 1)
             return
         }
         let s = 1 / (xr - xl)
@@ -174,5 +249,6 @@ public final class CoverageRasterizer {
             cells[base + ir] += Float(d * (1 - lastMissing - beforeLast))
         }
         cells[base + ir + 1] += Float(d * lastMissing)
+        markTouched(row: row, il, ir + 1)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaBenchmarks
 import LaminaDisplay
+import LaminaRaster
 import LaminaInput
 import LaminaScenes
 import Logging
@@ -12,22 +14,41 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure how long Lamina takes to draw a frame.",
         discussion: """
+            --workloads FILE: the rasterizer workloads of ../shared/bench (raster-bench-workloads/1), \
+            each frame cleared and drawn single-threaded as the peers do; after 3 warm-up frames \
+            every frame is timed; one row per workload with min and median ms. \
             elastic: the elastic field on a 1920x1080 dummy display, tapped repeatedly on a \
             virtual clock; every frame of the wobble is timed (drawing into the shadow buffer, \
             then copying into the scanout buffer and flipping). Build with -c release.
             """)
 
-    @Argument(help: "What to measure: elastic.")
-    var workload = "elastic"
+    @Argument(help: "elastic, or nothing with --workloads.")
+    var what: String?
 
-    @Option(name: .long, help: "How many taps (each gives one full wobble).")
+    @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
+    var workloads: String?
+
+    @Option(name: .long, help: "Comma-separated workload ids (default: all).")
+    var only: String?
+
+    @Option(name: .long, help: "Timed frames per workload.")
+    var frames = 20
+
+    @Option(name: .long, help: "Write each workload's last frame as <id>_<name>.png into this directory.")
+    var dump: String?
+
+    @Option(name: .long, help: "How many taps (elastic; each gives one full wobble).")
     var taps = 20
 
     @Option(name: .long, help: "Write the results as JSON to this file.")
     var json: String?
 
     func run() throws {
-        guard workload == "elastic" else { throw ValidationError("unknown workload '\(workload)'; use elastic") }
+        if let workloads {
+            guard what == nil else { throw ValidationError("give either --workloads or 'elastic'") }
+            return try runWorkloads(workloads)
+        }
+        guard what == "elastic" else { throw ValidationError("say what to measure: 'elastic' or --workloads FILE") }
         guard taps > 0 else { throw ValidationError("--taps must be positive") }
         var logger = Logger(label: "lamina-bench")
         logger.logLevel = .warning
@@ -58,6 +79,53 @@ struct BenchCommand: ParsableCommand {
                 "raster_ms": raster.dictionary, "present_ms": present.dictionary, "vblank_ms": budget,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+        }
+    }
+}
+
+extension BenchCommand {
+    func runWorkloads(_ path: String) throws {
+        guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        let file = try WorkloadFile(path: path)
+        let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
+        if let wanted {
+            let unknown = wanted.subtracting(file.workloads.map(\.id))
+            guard unknown.isEmpty else { throw ValidationError("no workload \(unknown.sorted().joined(separator: ", ")) in \(path)") }
+        }
+        if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
+        let clock = SystemClock()
+        var rows: [[String: Any]] = []
+        print("id   name          min ms  median ms  frames")
+        for workload in file.workloads where wanted?.contains(workload.id) ?? true {
+            guard let renderer = WorkloadRenderer(workload) else {
+                let missing = WorkloadRenderer.missingFeatures(workload).joined(separator: ", ")
+                print(String(format: "%-4@ %-12@  n/a (needs %@)", workload.id as NSString, workload.name as NSString, missing as NSString))
+                rows.append(["id": workload.id, "name": workload.name, "status": "unsupported", "missing": missing])
+                continue
+            }
+            for _ in 0..<3 { renderer.renderFrame() }
+            var times: [Double] = []
+            for _ in 0..<frames {
+                let start = clock.now
+                renderer.renderFrame()
+                times.append(clock.now - start)
+            }
+            let stats = Stats(times)
+            print(String(format: "%-4@ %-12@ %7.3f %10.3f %7d", workload.id as NSString, workload.name as NSString,
+                         stats.min, stats.median, stats.count))
+            var row: [String: Any] = ["id": workload.id, "name": workload.name, "status": "ok",
+                                      "min_ms": stats.min, "median_ms": stats.median, "frames": stats.count]
+            if let dump {
+                let file = (dump as NSString).appendingPathComponent("\(workload.id)_\(workload.name).png")
+                try renderer.frame.writePNG(to: file, compression: 1)
+                row["png"] = file
+            }
+            rows.append(row)
+        }
+        if let json {
+            let data = try JSONSerialization.data(withJSONObject: ["workloads": rows, "frames": frames],
+                                                  options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: json))
         }
     }

@@ -1,0 +1,200 @@
+import Foundation
+import LaminaGeometry
+import LaminaRaster
+
+/// Why a workload file could not be used.
+public struct WorkloadError: Error, CustomStringConvertible {
+    public var file: String
+    public var reason: String
+    public var description: String { "\(file): \(reason)" }
+}
+
+/// The rasterizer benchmark workloads of `../shared/bench` (`raster-bench-workloads/1`):
+/// every frame clears to `background` and draws `ops` src-over, at the workload's size.
+public struct WorkloadFile {
+    public var workloads: [Workload]
+
+    /// Decodes a workload file; an unknown format, op or malformed field is an error that
+    /// names the workload and op index.
+    public init(path: String) throws(WorkloadError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw WorkloadError(file: path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        let root: [String: Any]
+        do {
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw WorkloadError(file: path, reason: "the top level is not an object")
+            }
+            root = object
+        } catch let error as WorkloadError {
+            throw error
+        } catch {
+            throw WorkloadError(file: path, reason: "not JSON: \(error.localizedDescription)")
+        }
+        guard root["format"] as? String == "raster-bench-workloads/1" else {
+            throw WorkloadError(file: path, reason: "format is not raster-bench-workloads/1")
+        }
+        guard let list = root["workloads"] as? [[String: Any]] else {
+            throw WorkloadError(file: path, reason: "no workloads list")
+        }
+        do {
+            workloads = try list.map { try Workload(json: $0) }
+        } catch {
+            throw WorkloadError(file: path, reason: "\(error)")
+        }
+    }
+}
+
+/// One workload: a size, a background and a list of drawing operations.
+public struct Workload {
+    public var id: String
+    public var name: String
+    public var width: Int
+    public var height: Int
+    public var background: Color
+    /// Features the workload needs beyond fills (`"text"`).
+    public var requires: [String]
+    public var ops: [Op]
+
+    /// A drawing operation, with geometry already built (as a retained layer tree holds it).
+    public enum Op {
+        case fill(Path, FillRule, Color)
+        case stroke(Path, StrokeStyle, Color)
+        case drawImage(name: String, transform: LaminaGeometry.AffineTransform, opacity: Double)
+        case drawText(font: String, size: Double, origin: Point, text: String, color: Color)
+
+        /// The feature this op needs that fills alone do not give.
+        var feature: String? {
+            switch self {
+            case .fill: return nil
+            case .stroke: return "stroke"
+            case .drawImage: return "image"
+            case .drawText: return "text"
+            }
+        }
+    }
+
+    /// Features the ops need beyond fills.
+    public var neededFeatures: Set<String> {
+        Set(ops.compactMap(\.feature)).union(requires)
+    }
+
+    struct FieldError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    init(json: [String: Any]) throws {
+        func fail(_ m: String) -> FieldError { FieldError(message: m) }
+        guard let id = json["id"] as? String, let name = json["name"] as? String else { throw fail("a workload lacks id or name") }
+        guard let width = json["width"] as? Int, let height = json["height"] as? Int, width > 0, height > 0 else {
+            throw fail("\(id): width and height must be positive integers")
+        }
+        self.id = id
+        self.name = name
+        self.width = width
+        self.height = height
+        background = try Self.color(json["background"], "\(id).background")
+        requires = json["requires"] as? [String] ?? []
+        let opList = json["ops"] as? [[String: Any]] ?? []
+        ops = try opList.enumerated().map { index, op in try Self.op(op, where: "\(id).ops[\(index)]") }
+    }
+
+    static func color(_ value: Any?, _ where_: String, opacity: Double = 1) throws -> Color {
+        guard let c = value as? [Any], c.count == 4, let r = c[0] as? Int, let g = c[1] as? Int, let b = c[2] as? Int,
+              let a = c[3] as? Int, [r, g, b, a].allSatisfy({ (0...255).contains($0) }) else {
+            throw FieldError(message: "\(where_): a colour is [r, g, b, a] with integers 0…255")
+        }
+        return Color(red8: UInt8(r), green8: UInt8(g), blue8: UInt8(b), alpha8: UInt8(a)).multiplyingAlpha(by: opacity)
+    }
+
+    static func numbers(_ value: Any?, count: Int? = nil, _ where_: String) throws -> [Double] {
+        guard let list = value as? [Any] else { throw FieldError(message: "\(where_): expected a list of numbers") }
+        let numbers = list.compactMap { ($0 as? NSNumber)?.doubleValue }
+        guard numbers.count == list.count, numbers.allSatisfy(\.isFinite), count == nil || numbers.count == count else {
+            throw FieldError(message: "\(where_): expected \(count.map(String.init) ?? "some") finite numbers")
+        }
+        return numbers
+    }
+
+    static func path(_ value: Any?, _ where_: String) throws -> Path {
+        guard let p = value as? [String: Any], let verbs = p["verbs"] as? String else {
+            throw FieldError(message: "\(where_).path: needs verbs and coords")
+        }
+        let coords = try numbers(p["coords"], "\(where_).path.coords")
+        var path = Path()
+        var i = 0
+        func take(_ n: Int) throws -> [Double] {
+            guard i + n <= coords.count else { throw FieldError(message: "\(where_).path: too few coords for the verbs") }
+            defer { i += n }
+            return Array(coords[i..<(i + n)])
+        }
+        for verb in verbs {
+            switch verb {
+            case "M": let c = try take(2); path.move(to: Point(x: c[0], y: c[1]))
+            case "L": let c = try take(2); path.line(to: Point(x: c[0], y: c[1]))
+            case "Q": let c = try take(4); path.quad(to: Point(x: c[2], y: c[3]), control: Point(x: c[0], y: c[1]))
+            case "C":
+                let c = try take(6)
+                path.cubic(to: Point(x: c[4], y: c[5]), control1: Point(x: c[0], y: c[1]), control2: Point(x: c[2], y: c[3]))
+            case "Z": path.close()
+            default: throw FieldError(message: "\(where_).path: unknown verb '\(verb)'")
+            }
+        }
+        guard i == coords.count else { throw FieldError(message: "\(where_).path: \(coords.count - i) coords left over") }
+        return path
+    }
+
+    static func op(_ json: [String: Any], where where_: String) throws -> Op {
+        let opacity = (json["opacity"] as? NSNumber)?.doubleValue ?? 1
+        switch json["op"] as? String {
+        case "fill_path":
+            let rule: FillRule
+            switch json["fill_rule"] as? String ?? "nonzero" {
+            case "nonzero": rule = .nonZero
+            case "evenodd": rule = .evenOdd
+            default: throw FieldError(message: "\(where_).fill_rule: nonzero or evenodd")
+            }
+            return .fill(try path(json["path"], where_), rule, try color(json["color"], where_, opacity: opacity))
+        case "fill_rect":
+            let r = try numbers(json["rect"], count: 4, "\(where_).rect")
+            return .fill(Path(rect: Rect(x: r[0], y: r[1], width: r[2], height: r[3])), .nonZero,
+                         try color(json["color"], where_, opacity: opacity))
+        case "fill_rrect":
+            let r = try numbers(json["rect"], count: 4, "\(where_).rect")
+            guard let radius = (json["radius"] as? NSNumber)?.doubleValue else { throw FieldError(message: "\(where_).radius missing") }
+            return .fill(Path(roundedRect: Rect(x: r[0], y: r[1], width: r[2], height: r[3]), cornerRadius: radius), .nonZero,
+                         try color(json["color"], where_, opacity: opacity))
+        case "fill_circle":
+            let c = try numbers(json["center"], count: 2, "\(where_).center")
+            guard let radius = (json["radius"] as? NSNumber)?.doubleValue else { throw FieldError(message: "\(where_).radius missing") }
+            return .fill(Path(circleCenter: Point(x: c[0], y: c[1]), radius: radius), .nonZero,
+                         try color(json["color"], where_, opacity: opacity))
+        case "stroke_path":
+            guard let width = (json["width"] as? NSNumber)?.doubleValue,
+                  let cap = LineCap(rawValue: json["cap"] as? String ?? ""),
+                  let join = LineJoin(rawValue: json["join"] as? String ?? "") else {
+                throw FieldError(message: "\(where_): a stroke needs width, cap (butt|round|square) and join (miter|round|bevel)")
+            }
+            let style = StrokeStyle(width: width, cap: cap, join: join,
+                                    miterLimit: (json["miter_limit"] as? NSNumber)?.doubleValue ?? 10)
+            return .stroke(try path(json["path"], where_), style, try color(json["color"], where_, opacity: opacity))
+        case "draw_image":
+            let t = try numbers(json["transform"], count: 6, "\(where_).transform")
+            guard let image = json["image"] as? String else { throw FieldError(message: "\(where_).image missing") }
+            return .drawImage(name: image, transform: LaminaGeometry.AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5]),
+                              opacity: opacity)
+        case "draw_text":
+            let o = try numbers(json["origin"], count: 2, "\(where_).origin")
+            guard let font = json["font"] as? String, let size = (json["size"] as? NSNumber)?.doubleValue,
+                  let text = json["text"] as? String else { throw FieldError(message: "\(where_): text needs font, size and text") }
+            return .drawText(font: font, size: size, origin: Point(x: o[0], y: o[1]), text: text,
+                             color: try color(json["color"], where_, opacity: opacity))
+        case let other:
+            throw FieldError(message: "\(where_): unknown op '\(other ?? "nil")'")
+        }
+    }
+}

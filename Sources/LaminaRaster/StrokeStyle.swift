@@ -1,0 +1,36 @@
+/// How a line ends (rule 62).
+public enum LineCap: String, Hashable, Sendable, CaseIterable {
+    /// Ends at the end point.
+    case butt
+    /// A half disc of radius width/2 past the end point.
+    case round
+    /// A half square: extends width/2 past the end point.
+    case square
+}
+
+/// How two segments meet (rule 62).
+public enum LineJoin: String, Hashable, Sendable, CaseIterable {
+    /// The outer edges extended until they meet, unless the miter is longer than
+    /// `miterLimit · width / 2`, then bevel.
+    case miter
+    /// A disc sector of radius width/2.
+    case round
+    /// The outer corners joined by a straight line.
+    case bevel
+}
+
+/// The geometry of a stroke (`CAShapeLayer` / `UIBezierPath` line styles, rule 62).
+public struct StrokeStyle: Hashable, Sendable {
+    public var width: Double
+    public var cap: LineCap
+    public var join: LineJoin
+    /// The longest miter allowed, as a ratio of miter length to line width (1 / sin(φ/2)).
+    public var miterLimit: Double
+
+    public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10) {
+        self.width = width
+        self.cap = cap
+        self.join = join
+        self.miterLimit = miterLimit
+    }
+}

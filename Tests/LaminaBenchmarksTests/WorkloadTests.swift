@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import LaminaBenchmarks
+@testable import LaminaGeometry
+@testable import LaminaRaster
+
+@Suite("Workload files")
+struct WorkloadTests {
+    func write(_ json: String) throws -> String {
+        let path = NSTemporaryDirectory() + "lamina-workload-\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("ops decode into geometry and render src-over with opacity")
+    func render() throws {
+        let path = try write("""
+            {"format": "raster-bench-workloads/1", "workloads": [
+              {"id": "T1", "name": "t", "width": 8, "height": 4, "background": [0, 0, 0, 255], "ops": [
+                {"op": "fill_rect", "rect": [0, 0, 4, 4], "color": [255, 0, 0, 255]},
+                {"op": "fill_rect", "rect": [2, 0, 6, 4], "color": [255, 255, 255, 255], "opacity": 0.5},
+                {"op": "fill_path", "path": {"verbs": "MLLZ", "coords": [6, 0, 8, 0, 8, 4]}, "fill_rule": "evenodd", "color": [0, 0, 255, 255]}
+              ]}]}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try WorkloadFile(path: path)
+        let renderer = try #require(WorkloadRenderer(file.workloads[0]))
+        renderer.renderFrame()
+        #expect(renderer.frame[0, 0] == 0xFFFF_0000)
+        #expect(renderer.frame[3, 0] == 0xFFFF_8080)        // 50 % white over red
+        #expect(renderer.frame[5, 2] == 0xFF80_8080)        // 50 % white over black
+        #expect(renderer.frame[7, 0] & 0xFF > 0x80)         // the blue triangle's corner
+    }
+
+    static let prefix = #"{"format": "raster-bench-workloads/1", "workloads": [{"id": "A", "name": "a", "width": 4, "height": 4, "#
+
+    @Test("bad files and ops are refused with where and why", arguments: [
+        (#"{"format": "other"}"#, "format"),
+        ("[1]", "not an object"),
+        (prefix + #""background": [0,0,0,255], "ops": [{"op": "spin"}]}]}"#, "A.ops[0]: unknown op 'spin'"),
+        (prefix + #""background": [0,0,0,255], "ops": [{"op": "fill_path", "path": {"verbs": "ML", "coords": [1, 2, 3]}, "color": [0,0,0,255]}]}]}"#, "too few coords"),
+        (prefix + #""background": [0,0,300,255], "ops": []}]}"#, "A.background"),
+    ])
+    func errors(json: String, fragment: String) throws {
+        let path = try write(json)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try WorkloadFile(path: path)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains(fragment), "\(error)")
+            #expect(error.file == path)
+        }
+    }
+
+    @Test("workloads needing features Lamina lacks are reported, not drawn wrong")
+    func unsupported() throws {
+        let path = try write("""
+            {"format": "raster-bench-workloads/1", "workloads": [
+              {"id": "S", "name": "s", "width": 4, "height": 4, "background": [0, 0, 0, 255], "ops": [
+                {"op": "draw_text", "font": "f", "size": 12, "origin": [0, 0], "text": "a", "color": [0, 0, 0, 255]}]}]}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let workload = try WorkloadFile(path: path).workloads[0]
+        #expect(WorkloadRenderer(workload) == nil)
+        #expect(WorkloadRenderer.missingFeatures(workload) == ["text"])
+    }
+}
