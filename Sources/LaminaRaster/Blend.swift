@@ -31,22 +31,34 @@ enum Blend {
         return ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
     }
 
-    /// `src` over each of `count` pixels, two at a time in 64-bit words (four 16-bit lanes
-    /// per half), with the same rounding as `over`: bit-identical to the scalar loop.
+    /// `x / 255` rounded, lane by lane (`(t + (t >> 8)) >> 8` with `t = x + 128`).
+    @inline(__always)
+    static func div255(_ x: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let t = x &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// `src` over each of `count` pixels with the same rounding as `over`, bit for bit.
+    /// Four pixels at a time: the 16 bytes are read as eight 16-bit lanes, whose low bytes are
+    /// B and R and high bytes G and A, so each half is scaled with 16-bit multiplies.
     static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
-        let inverse = UInt64(255 - (src >> 24))
-        let src2 = UInt64(src) | UInt64(src) << 32
-        let mask: UInt64 = 0x00FF_00FF_00FF_00FF
+        let inverse = SIMD8<UInt16>(repeating: UInt16(255 - (src >> 24)))
+        let src4 = SIMD4<UInt32>(repeating: src)
+        let low = SIMD8<UInt16>(repeating: 0x00FF)
         let raw = UnsafeMutableRawPointer(row)
         var i = 0
-        while i + 2 <= count {
-            let d = raw.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self)
-            let rb = div255Lanes64((d & mask) &* inverse)
-            let ag = div255Lanes64(((d >> 8) & mask) &* inverse)
-            raw.storeBytes(of: src2 &+ (rb | ag << 8), toByteOffset: i * 4, as: UInt64.self)
-            i += 2
+        while i + 4 <= count {
+            let d = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
+            let br = div255((d & low) &* inverse)
+            let ga = div255((d &>> 8) &* inverse)
+            let scaled = unsafeBitCast(br | (ga &<< 8), to: SIMD4<UInt32>.self)
+            raw.storeBytes(of: scaled &+ src4, toByteOffset: i * 4, as: SIMD4<UInt32>.self)
+            i += 4
         }
-        if i < count { row[i] = over(src, row[i]) }
+        while i < count {
+            row[i] = over(src, row[i])
+            i += 1
+        }
     }
 
     /// Composites a solid premultiplied colour through a coverage span onto a pixel row.

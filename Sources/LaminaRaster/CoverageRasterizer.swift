@@ -186,6 +186,22 @@ public final class CoverageRasterizer {
         let yStart = max(yTop, 0), yEnd = min(yBottom, H)
         var row = Int(yStart.rounded(.down))
         let rowEnd = Int(yEnd.rounded(.up))
+        if xTop == xBottom {
+            // A vertical edge: every full row gets the same two deposits.
+            let il = Int(xTop.rounded(.down))
+            let fraction = xTop - Double(il)
+            while row < rowEnd {
+                let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
+                if dy > 0 {
+                    let base = row * rowLength
+                    cells[base + il] += Float(dy * direction * (1 - fraction))
+                    cells[base + il + 1] += Float(dy * direction * fraction)
+                    markTouched(row: row, il, il + 1)
+                }
+                row += 1
+            }
+            return
+        }
         while row < rowEnd {
             let top = max(Double(row), yStart)
             let bottom = min(Double(row + 1), yEnd)
