@@ -9,7 +9,7 @@ public final class WorkloadRenderer {
     private let canvas: Canvas
 
     /// What Lamina can draw today; a workload needing more is reported as not supported.
-    public static let supportedFeatures: Set<String> = []
+    public static let supportedFeatures: Set<String> = ["stroke"]
 
     /// Nil when the workload needs a feature Lamina does not draw yet.
     public init?(_ workload: Workload) {
@@ -31,7 +31,9 @@ public final class WorkloadRenderer {
             switch op {
             case .fill(let path, let rule, let color):
                 canvas.fill(path, color: color, rule: rule)
-            case .stroke, .drawImage, .drawText:
+            case .stroke(let path, let style, let color):
+                canvas.stroke(path, style: style, color: color)
+            case .drawImage, .drawText:
                 preconditionFailure("unsupported ops are refused in init")
             }
         }

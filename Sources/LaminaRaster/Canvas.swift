@@ -44,6 +44,19 @@ public final class Canvas {
         fill(polygons: polygons, color: color, rule: rule, clip: clip)
     }
 
+    /// Strokes `path` with `style`; the stroke is built in the path's own space and then
+    /// mapped through `transform`, so a scaled layer scales its line width too.
+    public func stroke(
+        _ path: Path, style: StrokeStyle, color: Color, transform: AffineTransform = .identity,
+        clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+    ) {
+        let scale = max((transform.a * transform.a + transform.b * transform.b).squareRoot(),
+                        (transform.c * transform.c + transform.d * transform.d).squareRoot(), 1e-9)
+        var polygons = path.stroked(style, tolerance: flatteningTolerance / scale)
+        if !transform.isIdentity { polygons = polygons.map { $0.map(transform.apply(to:)) } }
+        fill(polygons: polygons, color: color, rule: .nonZero, clip: clip)
+    }
+
     /// Fills closed polygons already in device pixels (for geometry projected elsewhere,
     /// such as paths through a perspective transform).
     public func fill(

@@ -1,0 +1,199 @@
+import Foundation
+import LaminaGeometry
+
+extension Path {
+    /// The outline of this path stroked with `style`, as closed polygons to fill with the
+    /// non-zero rule (PostScript / canvas stroke geometry, rule 62).
+    ///
+    /// Each sub-path is flattened to a polyline (within `tolerance`) and becomes one contour:
+    /// the left offset forwards, the end cap, the right offset backwards, the start cap; a
+    /// closed sub-path becomes two loops of opposite direction (the ring). Joins are added on
+    /// the outer side of each corner; the inner side passes through the corner point, so the
+    /// overlap there has winding ≥ 1 and fills once. A sub-path of zero length draws its cap
+    /// shape (a dot for round caps, a square for square caps, nothing for butt; rule 62,
+    /// Lamina choice).
+    public func stroked(_ style: StrokeStyle, tolerance: Double = Path.defaultFlatteningTolerance) -> [[Point]] {
+        let h = style.width / 2
+        guard h > 0, h.isFinite else { return [] }
+        var out: [[Point]] = []
+        for sub in strokeSubpaths(tolerance: tolerance) {
+            Stroker(style: style, halfWidth: h, tolerance: tolerance).outline(sub.points, closed: sub.closed, into: &out)
+        }
+        return out
+    }
+
+    /// Flattened sub-paths for stroking: consecutive duplicate points removed, with whether
+    /// each was closed. A lone point is kept (count 1) for zero-length caps.
+    func strokeSubpaths(tolerance: Double) -> [(points: [Point], closed: Bool)] {
+        var result: [(points: [Point], closed: Bool)] = []
+        var current: [Point] = []
+        var closed = false
+        func finish() {
+            var deduped: [Point] = []
+            for p in current where deduped.last != p { deduped.append(p) }
+            if closed, deduped.count > 1, deduped.first == deduped.last { deduped.removeLast() }
+            if !deduped.isEmpty { result.append((deduped, closed && deduped.count > 2)) }
+            current = []
+            closed = false
+        }
+        for e in elements {
+            switch e {
+            case .move(let p):
+                finish()
+                current = [p]
+            case .line(let p):
+                current.append(p)
+            case .quad, .cubic:
+                guard let start = current.last else { continue }
+                var piece = Path()
+                piece.move(to: start)
+                piece.append(e)
+                if let flat = piece.flattened(tolerance: tolerance).first { current.append(contentsOf: flat.dropFirst()) }
+            case .close:
+                let start = current.first
+                closed = true
+                finish()
+                if let start { current = [start] }
+            }
+        }
+        finish()
+        return result
+    }
+}
+
+/// Builds the outline of one flattened sub-path.
+struct Stroker {
+    let style: StrokeStyle
+    let halfWidth: Double
+    let tolerance: Double
+
+    func outline(_ points: [Point], closed: Bool, into out: inout [[Point]]) {
+        let h = halfWidth
+        if points.count == 1 {
+            let p = points[0]
+            switch style.cap {
+            case .butt: return
+            case .square: out.append([p + Point(x: -h, y: -h), p + Point(x: h, y: -h), p + Point(x: h, y: h), p + Point(x: -h, y: h)])
+            case .round: out.append(arc(center: p, from: Point(x: h, y: 0), sweep: 2 * .pi))
+            }
+            return
+        }
+        if closed {
+            var left: [Point] = [], right: [Point] = []
+            let n = points.count
+            for i in 0..<n {
+                side(points[(i + n - 1) % n], points[i], points[(i + 1) % n], sign: 1, into: &left)
+                side(points[(i + n - 1) % n], points[i], points[(i + 1) % n], sign: -1, into: &right)
+            }
+            out.append(left)
+            out.append(right.reversed())
+            return
+        }
+        var contour: [Point] = []
+        let n = points.count
+        // Left side forwards: start offset, joins at interior vertices, end offset.
+        let d0 = unit(points[1] - points[0]), dn = unit(points[n - 1] - points[n - 2])
+        contour.append(points[0] + normal(d0) * h)
+        for i in 1..<(n - 1) { side(points[i - 1], points[i], points[i + 1], sign: 1, into: &contour) }
+        contour.append(points[n - 1] + normal(dn) * h)
+        cap(at: points[n - 1], direction: dn, into: &contour)
+        // Right side backwards.
+        contour.append(points[n - 1] - normal(dn) * h)
+        for i in stride(from: n - 2, through: 1, by: -1) { side(points[i + 1], points[i], points[i - 1], sign: 1, into: &contour) }
+        contour.append(points[0] - normal(d0) * h)
+        cap(at: points[0], direction: -d0, into: &contour)
+        out.append(contour)
+    }
+
+    /// The offset points at vertex `p` on the side `sign · normal` of the path a → p → b:
+    /// a join on the outer side of the turn. On the inner side, the two offset lines meet at
+    /// `p + (n1 + n2)/(1 + cos θ)`; that point is used when it lies within half of each
+    /// segment (so neighbouring inner points cannot cross), otherwise the contour passes
+    /// through `p` itself, whose overlap fills with winding 2.
+    private func side(_ a: Point, _ p: Point, _ b: Point, sign: Double, into contour: inout [Point]) {
+        let h = halfWidth
+        let d1 = unit(p - a), d2 = unit(b - p)
+        let n1 = normal(d1) * (sign * h), n2 = normal(d2) * (sign * h)
+        let cross = d1.x * d2.y - d1.y * d2.x
+        let turnsAway = sign * cross < 0          // this side is the outer side of the turn
+        let dot = d1.x * d2.x + d1.y * d2.y
+        if abs(cross) < 1e-12 && dot > 0 {        // straight on
+            contour.append(p + n1)
+            return
+        }
+        guard turnsAway else {
+            let reach = h * (1 - dot) / abs(cross)                       // h · tan(θ/2)
+            if reach <= 0.5 * min(p.distance(to: a), b.distance(to: p)) {
+                contour.append(p + (n1 + n2) * (1 / (1 + dot)))
+            } else {
+                contour.append(p + n1)
+                contour.append(p)
+                contour.append(p + n2)
+            }
+            return
+        }
+        contour.append(p + n1)
+        switch style.join {
+        case .bevel:
+            break
+        case .miter:
+            // Miter length / width = 1 / sin(φ/2), φ the angle between the segments;
+            // sin(φ/2) = √((1 − cos θ)/2) with θ the turn, cos θ = dot… so 1/sin(φ/2) = √(2/(1 + dot)).
+            let ratio = (2 / max(1 + dot, 1e-300)).squareRoot()
+            if ratio <= style.miterLimit {
+                let m = (n1 + n2) * (1 / (1 + dot))
+                contour.append(p + m)
+            }
+        case .round:
+            let start = n1
+            let angle = acos(max(-1, min(1, dot)))
+            let sweep = (cross > 0 ? 1.0 : -1.0) * angle                  // normals turn with the path
+            let arcPoints = arc(center: p, from: start, sweep: sweep)
+            contour.append(contentsOf: arcPoints.dropFirst().dropLast())
+        }
+        contour.append(p + n2)
+    }
+
+    /// The cap at end point `p`, leaving the path in `direction`, between the two offset
+    /// points (already added: the left one before, the right one after).
+    private func cap(at p: Point, direction d: Point, into contour: inout [Point]) {
+        let h = halfWidth
+        let n = normal(d) * h
+        switch style.cap {
+        case .butt:
+            break
+        case .square:
+            contour.append(p + n + d * h)
+            contour.append(p - n + d * h)
+        case .round:
+            contour.append(contentsOf: arc(center: p, from: n, sweep: -.pi).dropFirst().dropLast())
+        }
+    }
+
+    /// Points on the circle about `center` from `center + from`, turning by `sweep` radians
+    /// (positive turns +x toward +y), spaced so no chord strays more than the tolerance. The
+    /// end points lie on the circle; the interior points sit on the radius r·√(θ/sin θ) for a
+    /// chord angle θ, which gives each sector the exact area of the circular sector, so round
+    /// caps, joins and dots have their true area instead of the inscribed polygon's.
+    private func arc(center: Point, from v: Point, sweep: Double) -> [Point] {
+        let r = (v.x * v.x + v.y * v.y).squareRoot()
+        let step = 2 * acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
+        let count = max(1, min(4096, Int((abs(sweep) / max(step, 1e-6)).rounded(.up))))
+        let theta = abs(sweep) / Double(count)
+        let scaled = theta > 1e-9 && count > 1 ? r * (theta / sin(theta)).squareRoot() : r
+        let start = atan2(v.y, v.x)
+        return (0...count).map { i in
+            let a = start + sweep * Double(i) / Double(count)
+            let radius = i == 0 || i == count ? r : scaled
+            return Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
+        }
+    }
+
+    private func unit(_ v: Point) -> Point {
+        let l = (v.x * v.x + v.y * v.y).squareRoot()
+        return l > 0 ? v * (1 / l) : Point(x: 1, y: 0)
+    }
+
+    /// The left normal (+x → +y turned a quarter).
+    private func normal(_ d: Point) -> Point { Point(x: -d.y, y: d.x) }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import LaminaGeometry
+@testable import LaminaRaster
+
+/// Stroke geometry (rule 62) against analytic areas: the summed coverage of a stroke is its
+/// area.
+@Suite("Strokes")
+struct StrokeTests {
+    func area(_ path: Path, _ style: StrokeStyle, size: Int = 200) -> Double {
+        let canvas = Canvas(target: PixelBuffer(width: size, height: size))
+        let polygons = path.stroked(style)
+        var total = 0.0
+        let mask = canvas.coverage(of: Path(), rule: .nonZero)   // warm, all zero
+        #expect(mask.allSatisfy { $0 == 0 })
+        var p = Path()
+        for polygon in polygons {
+            p.move(to: polygon[0])
+            for q in polygon.dropFirst() { p.line(to: q) }
+            p.close()
+        }
+        for c in canvas.coverage(of: p, rule: .nonZero) { total += Double(c) }
+        return total
+    }
+
+    func line(_ a: Point, _ b: Point) -> Path {
+        var p = Path()
+        p.move(to: a)
+        p.line(to: b)
+        return p
+    }
+
+    @Test("butt, square and round caps on a line")
+    func caps() {
+        let l = line(Point(x: 40.3, y: 60.7), Point(x: 150.3, y: 60.7))     // length 110
+        #expect(abs(area(l, StrokeStyle(width: 8, cap: .butt)) - 110 * 8) < 1e-3)
+        #expect(abs(area(l, StrokeStyle(width: 8, cap: .square)) - 118 * 8) < 1e-3)
+        let round = area(l, StrokeStyle(width: 8, cap: .round))
+        #expect(abs(round - (110 * 8 + Double.pi * 16)) / (110 * 8 + Double.pi * 16) < 1e-3)
+        // A diagonal line has the same area.
+        let diagonal = line(Point(x: 30, y: 30), Point(x: 30 + 110 / 2.0.squareRoot(), y: 30 + 110 / 2.0.squareRoot()))
+        #expect(abs(area(diagonal, StrokeStyle(width: 8, cap: .butt)) - 880) < 1e-2)
+    }
+
+    @Test("a closed square with miter joins is the difference of two squares; bevel cuts the corners")
+    func joins() {
+        let square = Path(rect: Rect(x: 50, y: 50, width: 100, height: 100))
+        let w = 10.0
+        #expect(abs(area(square, StrokeStyle(width: w, join: .miter)) - (110 * 110 - 90 * 90)) < 1e-2)
+        // Each outer corner loses a right triangle with legs w/2.
+        #expect(abs(area(square, StrokeStyle(width: w, join: .bevel)) - (110 * 110 - 90 * 90 - 4 * 12.5)) < 1e-2)
+        // Round corners: quarter discs instead of the w/2 squares.
+        let rounded = 110 * 110 - 90 * 90 - 4 * 25 + Double.pi * 25
+        #expect(abs(area(square, StrokeStyle(width: w, join: .round)) - rounded) / rounded < 1e-4)
+    }
+
+    @Test("the miter limit falls back to bevel past 1/sin(φ/2)")
+    func miterLimit() {
+        // A 60° angle: 1/sin(30°) = 2.
+        var p = Path()
+        p.move(to: Point(x: 40, y: 150))
+        p.line(to: Point(x: 100, y: 150 - 60 * 3.0.squareRoot()))
+        p.line(to: Point(x: 160, y: 150))
+        let mitered = area(p, StrokeStyle(width: 6, join: .miter, miterLimit: 2.01))
+        let beveled = area(p, StrokeStyle(width: 6, join: .miter, miterLimit: 1.99))
+        let bevel = area(p, StrokeStyle(width: 6, join: .bevel))
+        #expect(abs(beveled - bevel) < 1e-6)
+        // The miter adds the kite beyond the bevel: h² · (cot(30°) − …) computed directly.
+        let h = 3.0
+        let miterTip = h / sin(Double.pi / 6)                 // distance from corner to tip
+        let bevelDepth = h * sin(Double.pi / 6) / sin(Double.pi / 6) * cos(Double.pi / 3)  // corner to bevel chord
+        let kite = h * cos(Double.pi / 6) * (miterTip - bevelDepth)  // triangle of base 2h·cos(30°), height tip − chord
+        #expect(abs((mitered - bevel) - kite) < 1e-2)
+    }
+
+    @Test("a stroked circle is a ring of area 2πr·w")
+    func ring() {
+        let r = 60.0, w = 7.0
+        let a = area(Path(circleCenter: Point(x: 100.5, y: 99.25), radius: r), StrokeStyle(width: w))
+        #expect(abs(a - 2 * Double.pi * r * w) / (2 * Double.pi * r * w) < 1e-3)
+    }
+
+    @Test("zero-length sub-paths draw the cap shape (rule 62, Lamina choice)")
+    func dots() {
+        let dot = line(Point(x: 100, y: 100), Point(x: 100, y: 100))
+        #expect(area(dot, StrokeStyle(width: 10, cap: .butt)) == 0)
+        #expect(abs(area(dot, StrokeStyle(width: 10, cap: .square)) - 100) < 1e-6)
+        #expect(abs(area(dot, StrokeStyle(width: 10, cap: .round)) - Double.pi * 25) / (Double.pi * 25) < 1e-3)
+    }
+
+    @Test("a transformed stroke scales its width")
+    func transformed() {
+        let canvas = Canvas(target: PixelBuffer(width: 100, height: 100))
+        canvas.clear(.black)
+        canvas.stroke(line(Point(x: 10, y: 10), Point(x: 40, y: 10)), style: StrokeStyle(width: 2), color: .white,
+                      transform: AffineTransform(scaleX: 2, y: 2))
+        // 60 x 4 device pixels from (20, 18) to (80, 22).
+        #expect(canvas.target[50, 18] == 0xFFFF_FFFF && canvas.target[50, 21] == 0xFFFF_FFFF)
+        #expect(canvas.target[50, 17] == 0xFF00_0000 && canvas.target[50, 22] == 0xFF00_0000)
+    }
+}
