@@ -13,6 +13,8 @@ public struct WorkloadError: Error, CustomStringConvertible {
 /// every frame clears to `background` and draws `ops` src-over, at the workload's size.
 public struct WorkloadFile {
     public var workloads: [Workload]
+    /// Images by name, premultiplied, built from their recipes.
+    public var images: [String: PixelBuffer] = [:]
 
     /// Decodes a workload file; an unknown format, op or malformed field is an error that
     /// names the workload and op index.
@@ -45,6 +47,29 @@ public struct WorkloadFile {
         } catch {
             throw WorkloadError(file: path, reason: "\(error)")
         }
+        for (name, spec) in root["images"] as? [String: [String: Any]] ?? [:] {
+            guard spec["recipe"] as? String == "checker-gradient-v1", spec["width"] as? Int == 256,
+                  spec["height"] as? Int == 256 else {
+                throw WorkloadError(file: path, reason: "image \(name): only the 256x256 checker-gradient-v1 recipe is known")
+            }
+            images[name] = Self.checkerGradient()
+        }
+    }
+
+    /// Recipe `checker-gradient-v1`, 256x256: for column x and row y, c = ((x >> 5) ^ (y >> 5)) & 1,
+    /// R = x, G = y, B = c ? 255 : 64, A = c ? 255 : 192 (straight), premultiplied as
+    /// round(C · A / 255).
+    public static func checkerGradient() -> PixelBuffer {
+        var bytes = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        for y in 0..<256 {
+            for x in 0..<256 {
+                let c = ((x >> 5) ^ (y >> 5)) & 1
+                let i = (y * 256 + x) * 4
+                bytes[i] = UInt8(x); bytes[i + 1] = UInt8(y)
+                bytes[i + 2] = c == 1 ? 255 : 64; bytes[i + 3] = c == 1 ? 255 : 192
+            }
+        }
+        return PixelBuffer(rgba: RGBAImage(width: 256, height: 256, bytes: bytes))
     }
 }
 

@@ -7,6 +7,7 @@ import LaminaGeometry
 public final class Canvas {
     public let target: PixelBuffer
     private let rasterizer: CoverageRasterizer
+    var rasterizerForImages: CoverageRasterizer { rasterizer }
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
 

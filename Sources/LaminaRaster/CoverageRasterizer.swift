@@ -63,8 +63,9 @@ public final class CoverageRasterizer {
         guard minX <= maxX else { return nil }
         let W = Double(width), H = Double(height)
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
-        let rowFirst = max(0, Int(minY.rounded(.down)))
-        let rowLast = min(height - 1, Int(maxY.rounded(.up)))
+        // Clamped before converting: a far-away path must not overflow Int.
+        let rowFirst = Int(min(max(minY, 0), H).rounded(.down))
+        let rowLast = min(height - 1, Int(min(max(maxY, -1), H).rounded(.up)))
         guard rowFirst <= rowLast else { return nil }
         let colFirst = max(0, min(width, Int(min(max(minX, 0), W).rounded(.down))))
         let colEnd = min(rowLength, Int(min(max(maxX, 0), W).rounded(.down)) + 2)
@@ -184,11 +185,11 @@ public final class CoverageRasterizer {
         guard yBottom > 0, yTop < H else { return }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
         let yStart = max(yTop, 0), yEnd = min(yBottom, H)
-        var row = Int(yStart.rounded(.down))
-        let rowEnd = Int(yEnd.rounded(.up))
+        var row = floorInt(yStart)
+        let rowEnd = ceilInt(yEnd)
         if xTop == xBottom {
             // A vertical edge: every full row gets the same two deposits.
-            let il = Int(xTop.rounded(.down))
+            let il = floorInt(xTop)
             let fraction = xTop - Double(il)
             while row < rowEnd {
                 let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
@@ -235,8 +236,13 @@ public final class CoverageRasterizer {
     @inline(__always)
     private func depositRow(row: Int, xa: Double, xb: Double, d: Double) {
         let base = row * rowLength
-        let xl = min(xa, xb), xr = max(xa, xb)
-        let il = Int(xl.rounded(.down)), ir = Int(xr.rounded(.down))
+        // Interpolated x stays in [0, W] in exact arithmetic; clamp against rounding (and NaN).
+        let W = Double(width)
+        var xl = min(xa, xb), xr = max(xa, xb)
+        if !(xl >= 0) { xl = 0 }
+        if !(xr <= W) { xr = W }
+        if xr < xl { xr = xl }
+        let il = floorInt(xl), ir = floorInt(xr)
         if il == ir || xr == Double(il + 1) {
             // Within one column: the covered part to its right is 1 − (mean x − column).
             let mid = (xl + xr) * 0.5 - Double(il)

@@ -66,3 +66,18 @@ struct WorkloadTests {
         #expect(WorkloadRenderer.missingFeatures(workload) == ["text"])
     }
 }
+
+@Suite("Procedural images")
+struct ProceduralImageTests {
+    @Test("checker-gradient-v1 follows its definition, premultiplied with round(C·A/255)")
+    func checker() {
+        let image = WorkloadFile.checkerGradient()
+        #expect(image.width == 256 && image.height == 256)
+        // (0, 0): c = 0 → B 64, A 192; R = G = 0.
+        #expect(image[0, 0] == 0xC000_0030)                 // 64·192/255 = 48.19 → 48
+        // (40, 3): c = 1 → opaque, R = 40, G = 3, B = 255.
+        #expect(image[40, 3] == 0xFF28_03FF)
+        // (255, 100): x>>5 = 7, y>>5 = 3 → c = 0: R = round(255·192/255) = 192, G = round(100·192/255) = 75.
+        #expect(image[255, 100] == 0xC0C0_4B30)
+    }
+}

@@ -1,0 +1,123 @@
+import LaminaGeometry
+
+/// How an image is sampled between its pixels.
+public enum ImageFilter: String, Hashable, Sendable {
+    /// Four nearest texels weighted by distance (8-bit weights).
+    case bilinear
+    /// The texel under the sample point (pixel art).
+    case nearest
+}
+
+extension PixelBuffer {
+    /// A premultiplied image from straight 8-bit RGBA (PNG files), each colour rounded as
+    /// `round(C · A / 255)`.
+    public convenience init(rgba image: RGBAImage) {
+        self.init(width: image.width, height: image.height)
+        var i = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let a = UInt32(image.bytes[i + 3])
+                func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+                self[x, y] = a << 24 | pre(image.bytes[i]) << 16 | pre(image.bytes[i + 1]) << 8 | pre(image.bytes[i + 2])
+                i += 4
+            }
+        }
+    }
+}
+
+extension Canvas {
+    /// Draws `image` (premultiplied) with `transform` mapping image space — the image covers
+    /// `[0, width] × [0, height]` — to device pixels. Samples outside the image take the
+    /// nearest edge texel (pad); the edges of the transformed rectangle are anti-aliased by
+    /// their exact coverage; `opacity` multiplies everything.
+    public func draw(_ image: PixelBuffer, transform: AffineTransform, opacity: Double = 1,
+                     filter: ImageFilter = .bilinear, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil) {
+        let inverse = transform.inverted()
+        guard image.width > 0, image.height > 0, opacity > 0, transform.determinant != 0,
+              [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { return }
+        let w = Double(image.width), h = Double(image.height)
+        let corners = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)].map(transform.apply(to:))
+        var sink = ImageSink(image: image, inverse: inverse, opacity: opacity, filter: filter, target: target)
+        switch pipeline {
+        case .reference:
+            rasterizerForImages.rasterize([corners], rule: .nonZero, clip: clip) { y, x0, coverage in
+                for i in 0..<coverage.count where coverage[i] > 0 { sink.pixel(x: x0 + i, y: y, coverage: coverage[i]) }
+            }
+        case .fast:
+            rasterizerForImages.rasterizeSpans([corners], rule: .nonZero, clip: clip, into: &sink)
+        }
+    }
+}
+
+/// Samples an image through the inverse transform for each covered pixel and composites it.
+struct ImageSink: SpanSink {
+    let image: PixelBuffer
+    let inverse: AffineTransform
+    /// opacity · 255, applied with the coverage.
+    let opacity: Float
+    let filter: ImageFilter
+    let base: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let maxX: Int, maxY: Int
+
+    init(image: PixelBuffer, inverse: AffineTransform, opacity: Double, filter: ImageFilter, target: PixelBuffer) {
+        self.image = image
+        self.inverse = inverse
+        self.opacity = Float(min(max(opacity, 0), 1))
+        self.filter = filter
+        base = target.pixels.baseAddress!
+        stride = target.stride
+        maxX = image.width - 1
+        maxY = image.height - 1
+    }
+
+    /// The filtered, premultiplied texel colour at device pixel centre (x + ½, y + ½).
+    @inline(__always)
+    func sample(x: Int, y: Int) -> UInt32 {
+        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+        // Clamped to just outside the image: the same texels under pad sampling, and no
+        // integer conversion of a huge or infinite value.
+        let u = min(max(inverse.a * cx + inverse.c * cy + inverse.tx, -2), Double(maxX) + 3)
+        let v = min(max(inverse.b * cx + inverse.d * cy + inverse.ty, -2), Double(maxY) + 3)
+        let texels = image.pixels.baseAddress!
+        let rowPixels = image.stride
+        switch filter {
+        case .nearest:
+            let iu = min(max(floorInt(u), 0), maxX), iv = min(max(floorInt(v), 0), maxY)
+            return texels[iv * rowPixels + iu]
+        case .bilinear:
+            // Texel centres sit at half-integers: sample between the four around (u − ½, v − ½).
+            let su = u - 0.5, sv = v - 0.5
+            let x0 = floorInt(su), y0 = floorInt(sv)
+            let wx = UInt32((su - Double(x0)) * 256), wy = UInt32((sv - Double(y0)) * 256)
+            let ax = min(max(x0, 0), maxX), bx = min(max(x0 + 1, 0), maxX)
+            let ay = min(max(y0, 0), maxY), by = min(max(y0 + 1, 0), maxY)
+            let top = Self.lerp(texels[ay * rowPixels + ax], texels[ay * rowPixels + bx], wx)
+            let bottom = Self.lerp(texels[by * rowPixels + ax], texels[by * rowPixels + bx], wx)
+            return Self.lerp(top, bottom, wy)
+        }
+    }
+
+    /// `a · (256 − w)/256 + b · w/256` per channel, two channels per 32-bit lane pair.
+    @inline(__always)
+    static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+        let iw = 256 - w
+        let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
+        let ag = ((((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
+        return rb | ag << 8
+    }
+
+    @inline(__always)
+    mutating func pixel(x: Int, y: Int, coverage c: Float) {
+        let m = UInt32(c * opacity * 255 + 0.5)
+        guard m != 0 else { return }
+        let src = sample(x: x, y: y)
+        let p = base + y * stride + x
+        p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+    }
+
+    @inline(__always)
+    mutating func run(x0: Int, x1: Int, y: Int, coverage c: Float) {
+        for x in x0..<x1 { pixel(x: x, y: y, coverage: c) }
+    }
+}

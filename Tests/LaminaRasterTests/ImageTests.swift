@@ -1,0 +1,103 @@
+import Testing
+@testable import LaminaGeometry
+@testable import LaminaRaster
+
+@Suite("Images")
+struct ImageTests {
+    /// A 4x4 image of distinct opaque greys and one translucent texel.
+    func makeImage() -> PixelBuffer {
+        let image = PixelBuffer(width: 4, height: 4)
+        for y in 0..<4 {
+            for x in 0..<4 {
+                let v = UInt32(16 * (y * 4 + x) + 8)
+                image[x, y] = 0xFF00_0000 | v << 16 | v << 8 | v
+            }
+        }
+        image[3, 3] = 0x8040_4040   // half-transparent, premultiplied
+        return image
+    }
+
+    @Test("an identity, pixel-aligned draw copies the texels (bilinear samples at texel centres)")
+    func identity() {
+        let target = PixelBuffer(width: 10, height: 10)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        let image = makeImage()
+        canvas.draw(image, transform: AffineTransform(translationX: 3, y: 2))
+        for y in 0..<4 {
+            for x in 0..<4 where !(x == 3 && y == 3) { #expect(target[x + 3, y + 2] == image[x, y]) }
+        }
+        #expect(target[6, 5] == 0xFF40_4040)          // 50 % grey over black
+        #expect(target[2, 2] == 0xFF00_0000 && target[7, 2] == 0xFF00_0000)
+    }
+
+    @Test("half-texel offsets average neighbours; outside samples pad to the edge texel")
+    func bilinear() {
+        let image = PixelBuffer(width: 2, height: 1)
+        image[0, 0] = 0xFF00_0000
+        image[1, 0] = 0xFFC8_C8C8                      // 200
+        let target = PixelBuffer(width: 4, height: 1)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        // Scale 2 in x: device centre 1.5 → u = 0.75 → between texel centres 0.5 and 1.5 at ¼.
+        canvas.draw(image, transform: AffineTransform(scaleX: 2, y: 1))
+        #expect(target[0, 0] == 0xFF00_0000)           // u = 0.25: pads to texel 0
+        #expect(target[1, 0] == 0xFF32_3232)           // 200 · 64/256 = 50
+        #expect(target[2, 0] == 0xFF96_9696)           // 200 · 192/256 = 150
+        #expect(target[3, 0] == 0xFFC8_C8C8)           // u = 1.75: pads to texel 1
+    }
+
+    @Test("opacity scales the image; nearest filter picks the texel under the sample")
+    func opacityAndNearest() {
+        let image = PixelBuffer(width: 1, height: 1)
+        image[0, 0] = 0xFFFF_FFFF
+        let target = PixelBuffer(width: 2, height: 2)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        canvas.draw(image, transform: AffineTransform(scaleX: 2, y: 2), opacity: 0.5, filter: .nearest)
+        #expect(target[1, 1] == 0xFF80_8080)
+    }
+
+    @Test("degenerate and extreme transforms draw nothing or something, never trap")
+    func extremes() {
+        let target = PixelBuffer(width: 8, height: 8)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        let image = makeImage()
+        canvas.draw(image, transform: AffineTransform(scaleX: 0, y: 1))
+        canvas.draw(image, transform: AffineTransform(scaleX: 1e-300, y: 1e300))
+        canvas.draw(image, transform: AffineTransform(a: 1e150, b: 0, c: 0, d: 1e150, tx: -1e150, ty: 0))
+        canvas.fill(Path(rect: Rect(x: -1e300, y: 0, width: 2e300, height: 3)), color: .white)
+        #expect(target[4, 1] == 0xFFFF_FFFF)
+    }
+
+    @Test("image drawing is identical in both pipelines under random transforms", arguments: 0..<6)
+    func differential(seed: UInt64) {
+        var rng = DifferentialTests.SplitMix(state: seed &* 7919 &+ 1)
+        let image = PixelBuffer(width: 37, height: 23)
+        for y in 0..<23 {
+            for x in 0..<37 {
+                let a = UInt32.random(in: 0...255, using: &rng)
+                image[x, y] = a << 24 | UInt32.random(in: 0...a, using: &rng) << 16 | UInt32.random(in: 0...a, using: &rng) << 8 | (a / 3)
+            }
+        }
+        let reference = PixelBuffer(width: 120, height: 90), fast = PixelBuffer(width: 120, height: 90)
+        let r = Canvas(target: reference), f = Canvas(target: fast)
+        r.pipeline = .reference
+        r.clear(.white)
+        f.clear(.white)
+        for _ in 0..<8 {
+            let t = AffineTransform(rotationAngle: Double.random(in: 0...6.3, using: &rng))
+                .scaledBy(x: Double.random(in: 0.3...2.5, using: &rng), y: Double.random(in: 0.3...2.5, using: &rng))
+                .concatenating(AffineTransform(translationX: Double.random(in: -10...110, using: &rng),
+                                               y: Double.random(in: -10...80, using: &rng)))
+            let opacity = Double.random(in: 0.2...1, using: &rng)
+            let filter: ImageFilter = Bool.random(using: &rng) ? .bilinear : .nearest
+            r.draw(image, transform: t, opacity: opacity, filter: filter)
+            f.draw(image, transform: t, opacity: opacity, filter: filter)
+        }
+        var differing = 0
+        for y in 0..<90 { for x in 0..<120 where reference[x, y] != fast[x, y] { differing += 1 } }
+        #expect(differing == 0)
+    }
+}
