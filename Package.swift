@@ -23,13 +23,16 @@ let package = Package(
             name: "CInput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
         .target(
             name: "CLaminaPNG",
             linkerSettings: [.linkedLibrary("png16")]),
 
         // Swift modules, a strict DAG.
         .target(name: "LaminaGeometry"),
-        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG"]),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG", "CFreeType"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(

@@ -15,6 +15,8 @@ public struct WorkloadFile {
     public var workloads: [Workload]
     /// Images by name, premultiplied, built from their recipes.
     public var images: [String: PixelBuffer] = [:]
+    /// Font files by name: the first of each font's search paths that exists.
+    public var fontPaths: [String: String] = [:]
 
     /// Decodes a workload file; an unknown format, op or malformed field is an error that
     /// names the workload and op index.
@@ -46,6 +48,10 @@ public struct WorkloadFile {
             workloads = try list.map { try Workload(json: $0) }
         } catch {
             throw WorkloadError(file: path, reason: "\(error)")
+        }
+        for (name, spec) in root["fonts"] as? [String: [String: Any]] ?? [:] {
+            let candidates = spec["search_paths"] as? [String] ?? []
+            if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) { fontPaths[name] = found }
         }
         for (name, spec) in root["images"] as? [String: [String: Any]] ?? [:] {
             guard spec["recipe"] as? String == "checker-gradient-v1", spec["width"] as? Int == 256,

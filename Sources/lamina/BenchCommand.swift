@@ -98,7 +98,7 @@ extension BenchCommand {
         var rows: [[String: Any]] = []
         print("id   name          min ms  median ms  frames")
         for workload in file.workloads where wanted?.contains(workload.id) ?? true {
-            guard let renderer = WorkloadRenderer(workload, images: file.images) else {
+            guard let renderer = WorkloadRenderer(workload, images: file.images, fontPaths: file.fontPaths) else {
                 let missing = WorkloadRenderer.missingFeatures(workload).joined(separator: ", ")
                 print(String(format: "%-4@ %-12@  n/a (needs %@)", workload.id as NSString, workload.name as NSString, missing as NSString))
                 rows.append(["id": workload.id, "name": workload.name, "status": "unsupported", "missing": missing])
