@@ -53,17 +53,20 @@ struct WorkloadTests {
         }
     }
 
-    @Test("workloads needing features Lamina lacks are reported, not drawn wrong")
+    @Test("workloads needing features or files Lamina lacks are reported, not drawn wrong")
     func unsupported() throws {
         let path = try write("""
             {"format": "raster-bench-workloads/1", "workloads": [
               {"id": "S", "name": "s", "width": 4, "height": 4, "background": [0, 0, 0, 255], "ops": [
-                {"op": "draw_text", "font": "f", "size": 12, "origin": [0, 0], "text": "a", "color": [0, 0, 0, 255]}]}]}
+                {"op": "draw_text", "font": "f", "size": 12, "origin": [0, 0], "text": "a", "color": [0, 0, 0, 255]}]},
+              {"id": "V", "name": "v", "width": 4, "height": 4, "background": [0, 0, 0, 255], "requires": ["video"], "ops": []}]}
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let workload = try WorkloadFile(path: path).workloads[0]
-        #expect(WorkloadRenderer(workload) == nil)
-        #expect(WorkloadRenderer.missingFeatures(workload) == ["text"])
+        let file = try WorkloadFile(path: path)
+        #expect(WorkloadRenderer(file.workloads[0], fontPaths: file.fontPaths) == nil)    // font "f" is nowhere
+        #expect(WorkloadRenderer.missingFeatures(file.workloads[0]).isEmpty)
+        #expect(WorkloadRenderer(file.workloads[1]) == nil)
+        #expect(WorkloadRenderer.missingFeatures(file.workloads[1]) == ["video"])
     }
 }
 
