@@ -16,8 +16,14 @@ extension Path {
         let h = style.width / 2
         guard h > 0, h.isFinite else { return [] }
         var out: [[Point]] = []
-        for sub in strokeSubpaths(tolerance: tolerance) {
-            Stroker(style: style, halfWidth: h, tolerance: tolerance).outline(sub.points, closed: sub.closed, into: &out)
+        var subpaths = strokeSubpaths(tolerance: tolerance)
+        if style.start != 0 || style.end != 1 { subpaths = Polylines.trim(subpaths, start: style.start, end: style.end) }
+        if !style.dashPattern.isEmpty { subpaths = Polylines.dash(subpaths, pattern: style.dashPattern, phase: style.dashPhase) }
+        for sub in subpaths {
+            var points: [Point] = []
+            for p in sub.points where points.last != p { points.append(p) }
+            guard !points.isEmpty else { continue }
+            Stroker(style: style, halfWidth: h, tolerance: tolerance).outline(points, closed: sub.closed && points.count > 2, into: &out)
         }
         return out
     }

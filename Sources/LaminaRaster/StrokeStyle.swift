@@ -26,11 +26,23 @@ public struct StrokeStyle: Hashable, Sendable {
     public var join: LineJoin
     /// The longest miter allowed, as a ratio of miter length to line width (1 / sin(φ/2)).
     public var miterLimit: Double
+    /// Painted and unpainted lengths, alternating (`lineDashPattern`); empty is solid.
+    public var dashPattern: [Double]
+    /// How far into the pattern each sub-path starts (`lineDashPhase`).
+    public var dashPhase: Double
+    /// The stroked range as fractions of the path's length (`strokeStart` / `strokeEnd`).
+    public var start: Double
+    public var end: Double
 
-    public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10) {
+    public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10,
+                dashPattern: [Double] = [], dashPhase: Double = 0, start: Double = 0, end: Double = 1) {
         self.width = width
         self.cap = cap
         self.join = join
         self.miterLimit = miterLimit
+        self.dashPattern = dashPattern
+        self.dashPhase = dashPhase
+        self.start = start
+        self.end = end
     }
 }
