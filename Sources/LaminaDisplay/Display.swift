@@ -168,11 +168,6 @@ public final class Display {
 
     /// Row by row by `pitch`: premultiplied pixels over black are exactly the XRGB values.
     private func copyShadow(into scanout: Scanout) {
-        let rowBytes = width * 4
-        let base = scanout.memory.baseAddress!
-        for y in 0..<height {
-            let source = UnsafeRawPointer(shadow.pixels.baseAddress! + y * shadow.stride)
-            (base + y * scanout.buffer.pitch).copyMemory(from: source, byteCount: rowBytes)
-        }
+        shadow.copyXRGB8888(into: scanout.memory.baseAddress!, pitch: scanout.buffer.pitch)
     }
 }

@@ -1,0 +1,53 @@
+/// Writing the premultiplied working buffer into scanout memory, for a damaged region only.
+/// Premultiplied pixels over black are exactly the colour shown, so alpha is dropped.
+extension PixelBuffer {
+    /// A rectangle of pixels, `[x0, x1) × [y0, y1)`.
+    public typealias Region = (x0: Int, y0: Int, x1: Int, y1: Int)
+
+    private func clamped(_ r: Region?) -> Region? {
+        let x0 = max(0, r?.x0 ?? 0), y0 = max(0, r?.y0 ?? 0)
+        let x1 = min(width, r?.x1 ?? width), y1 = min(height, r?.y1 ?? height)
+        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
+    }
+
+    /// Copies `region` (default: all) into XRGB8888 memory whose rows are `pitch` bytes apart.
+    public func copyXRGB8888(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil) {
+        guard let r = clamped(region) else { return }
+        for y in r.y0..<r.y1 {
+            (memory + y * pitch + r.x0 * 4).copyMemory(from: pixels.baseAddress! + y * stride + r.x0,
+                                                      byteCount: (r.x1 - r.x0) * 4)
+        }
+    }
+
+    /// The 4x4 Bayer matrix, thresholds 0…15.
+    static let bayer: [UInt32] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// Converts `region` into RGB565 (little-endian, R 15–11, G 10–5, B 4–0) in memory whose
+    /// rows are `pitch` bytes apart. With `dither` (the default, **Lamina choice**) a 4x4
+    /// ordered dither spreads the lost low bits so gradients do not band; without it each
+    /// channel is rounded to the nearest level.
+    public func copyRGB565(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil, dither: Bool = true) {
+        guard let r = clamped(region) else { return }
+        for y in r.y0..<r.y1 {
+            let row = (memory + y * pitch).assumingMemoryBound(to: UInt16.self)
+            let source = pixels.baseAddress! + y * stride
+            for x in r.x0..<r.x1 {
+                let p = source[x]
+                let red = p >> 16 & 0xFF, green = p >> 8 & 0xFF, blue = p & 0xFF
+                let r5: UInt32, g6: UInt32, b5: UInt32
+                if dither {
+                    let t = Self.bayer[(y & 3) * 4 + (x & 3)]
+                    // Threshold in units of the lost bits: 3 bits for red/blue, 2 for green.
+                    r5 = min(31, (red * 31 + t * 255 / 16) / 255)
+                    g6 = min(63, (green * 63 + t * 255 / 16) / 255)
+                    b5 = min(31, (blue * 31 + t * 255 / 16) / 255)
+                } else {
+                    r5 = (red * 31 + 127) / 255
+                    g6 = (green * 63 + 127) / 255
+                    b5 = (blue * 31 + 127) / 255
+                }
+                row[x] = UInt16(r5 << 11 | g6 << 5 | b5)
+            }
+        }
+    }
+}
