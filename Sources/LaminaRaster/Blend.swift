@@ -61,21 +61,4 @@ enum Blend {
         }
     }
 
-    /// Composites a solid premultiplied colour through a coverage span onto a pixel row.
-    static func spanOver(
-        color: UInt32, coverage: UnsafeBufferPointer<Float>, row: UnsafeMutablePointer<UInt32>
-    ) {
-        let opaque = color >> 24 == 255
-        for i in 0..<coverage.count {
-            let c = coverage[i]
-            if c <= 0 { continue }
-            if c >= 1 {
-                row[i] = opaque ? color : over(color, row[i])
-            } else {
-                let m = UInt32(c * 255 + 0.5)
-                if m == 0 { continue }
-                row[i] = over(scale(color, by: m), row[i])
-            }
-        }
-    }
 }

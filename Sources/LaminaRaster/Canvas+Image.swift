@@ -37,15 +37,8 @@ extension Canvas {
               [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { return }
         let w = Double(image.width), h = Double(image.height)
         let corners = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)].map(transform.apply(to:))
-        var sink = ImageSink(image: image, inverse: inverse, opacity: opacity, filter: filter, target: target)
-        switch pipeline {
-        case .reference:
-            rasterizerForImages.rasterize([corners], rule: .nonZero, clip: clip) { y, x0, coverage in
-                for i in 0..<coverage.count where coverage[i] > 0 { sink.pixel(x: x0 + i, y: y, coverage: coverage[i]) }
-            }
-        case .fast:
-            rasterizerForImages.rasterizeSpans([corners], rule: .nonZero, clip: clip, into: &sink)
-        }
+        var sink = ImageSink(image: image, inverse: inverse, opacity: opacity, filter: filter, target: target, mask: clipMask)
+        paint([corners], rule: .nonZero, clip: clip, into: &sink)
     }
 }
 
@@ -59,8 +52,11 @@ struct ImageSink: SpanSink {
     let base: UnsafeMutablePointer<UInt32>
     let stride: Int
     let maxX: Int, maxY: Int
+    let mask: ClipMask?
 
-    init(image: PixelBuffer, inverse: AffineTransform, opacity: Double, filter: ImageFilter, target: PixelBuffer) {
+    init(image: PixelBuffer, inverse: AffineTransform, opacity: Double, filter: ImageFilter, target: PixelBuffer,
+         mask: ClipMask?) {
+        self.mask = mask
         self.image = image
         self.inverse = inverse
         self.opacity = Float(min(max(opacity, 0), 1))
@@ -109,7 +105,8 @@ struct ImageSink: SpanSink {
 
     @inline(__always)
     mutating func pixel(x: Int, y: Int, coverage c: Float) {
-        let m = UInt32(c * opacity * 255 + 0.5)
+        var m = UInt32(c * opacity * 255 + 0.5)
+        if let mask { m = mask.apply(m, x: x, y: y) }
         guard m != 0 else { return }
         let src = sample(x: x, y: y)
         let p = base + y * stride + x

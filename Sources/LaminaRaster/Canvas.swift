@@ -1,19 +1,19 @@
 import LaminaGeometry
 
-/// Draws into a `PixelBuffer`: clears, and anti-aliased path fills with src-over.
+/// Draws into a `PixelBuffer`: clears, anti-aliased path fills and strokes with solid colours
+/// and gradients, images and text, all src-over, through an optional clip.
 ///
 /// A canvas keeps its scan-conversion memory between draws, so one canvas per target
 /// buffer is the cheap way to draw many paths.
 public final class Canvas {
     public let target: PixelBuffer
     private let rasterizer: CoverageRasterizer
-    var rasterizerForImages: CoverageRasterizer { rasterizer }
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
 
-    /// Which scan converter and blender draw fills.
+    /// Which scan converter and blender draw.
     public enum Pipeline: Sendable {
-        /// Every pixel through the simple reference sweep and scalar blend: the oracle.
+        /// Every pixel through the simple reference sweep and the scalar per-pixel blend: the oracle.
         case reference
         /// Edge cells from a bitmap, constant-coverage runs filled or blended with SIMD;
         /// pixel-identical to `reference`.
@@ -22,27 +22,115 @@ public final class Canvas {
 
     public var pipeline = Pipeline.fast
 
+    /// The current clip: a pixel rectangle, and a coverage mask for anything finer.
+    private struct ClipState {
+        var rect: (x0: Int, y0: Int, x1: Int, y1: Int)
+        var mask: ClipMask?
+    }
+
+    private var clipState: ClipState
+    private var saved: [ClipState] = []
+
     public init(target: PixelBuffer) {
         self.target = target
         rasterizer = CoverageRasterizer(width: max(target.width, 1), height: max(target.height, 1))
+        clipState = ClipState(rect: (0, 0, target.width, target.height), mask: nil)
     }
 
-    /// Fills the whole target with `color` (source copy).
+    var clipMask: ClipMask? { clipState.mask }
+
+    /// Remembers the current clip.
+    public func save() {
+        saved.append(ClipState(rect: clipState.rect, mask: clipState.mask?.copy()))
+    }
+
+    /// Goes back to the clip of the matching `save()`.
+    public func restore() {
+        if let state = saved.popLast() { clipState = state }
+    }
+
+    /// Narrows the clip to `rect` mapped through `transform`. A pixel-aligned axis-aligned
+    /// rectangle is a plain clip rectangle; anything else is clipped by exact coverage.
+    public func clip(to rect: Rect, transform: AffineTransform = .identity) {
+        let r = rect.standardized
+        if transform.b == 0 && transform.c == 0 {
+            let mapped = transform.apply(to: r)
+            let aligned = [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY].allSatisfy { $0 == $0.rounded() }
+            if aligned {
+                let c = clipState.rect
+                clipState.rect = (max(c.x0, Int(mapped.minX)), max(c.y0, Int(mapped.minY)),
+                                  min(c.x1, Int(mapped.maxX)), min(c.y1, Int(mapped.maxY)))
+                return
+            }
+        }
+        clip(to: Path(rect: r), rule: .nonZero, transform: transform)
+    }
+
+    /// Narrows the clip to the inside of `path` (by `rule`) mapped through `transform`, with
+    /// anti-aliased edges: a rounded rect for `masksToBounds` with `cornerRadius`, or any shape.
+    public func clip(to path: Path, rule: FillRule = .nonZero, transform: AffineTransform = .identity) {
+        let polygons = (transform.isIdentity ? path : path.applying(transform)).flattened(tolerance: flatteningTolerance)
+        let bounds = Rect.boundingBox(of: polygons.flatMap { $0 })
+        let c = clipState.rect
+        let b = (max(c.x0, Int(max(bounds.minX, -1).rounded(.down))), max(c.y0, Int(max(bounds.minY, -1).rounded(.down))),
+                 min(c.x1, Int(min(bounds.maxX, Double(target.width) + 1).rounded(.up))),
+                 min(c.y1, Int(min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
+        let mask = ClipMask(width: target.width, height: target.height,
+                            bounds: b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0))
+        rasterizer.rasterize(polygons, rule: rule, clip: b) { y, x0, coverage in
+            for i in 0..<coverage.count { mask.set(UInt8(coverage[i] * 255 + 0.5), x: x0 + i, y: y) }
+        }
+        if let existing = clipState.mask { mask.intersect(with: existing) }
+        clipState.rect = (max(c.x0, mask.bounds.x0), max(c.y0, mask.bounds.y0), min(c.x1, mask.bounds.x1), min(c.y1, mask.bounds.y1))
+        clipState.mask = mask
+    }
+
+    /// Fills the whole target with `color` (source copy, ignoring the clip).
     public func clear(_ color: Color) {
         target.fill(color)
     }
 
+    /// The draw's clip rectangle: the canvas clip, narrowed by `extra`.
+    private func effectiveClip(_ extra: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let c = clipState.rect
+        guard let e = extra else { return c }
+        return (max(c.x0, e.x0), max(c.y0, e.y0), min(c.x1, e.x1), min(c.y1, e.y1))
+    }
+
+    /// Scan-converts `polygons` into `sink` with the chosen pipeline, inside the clip.
+    func paint<Sink: SpanSink>(_ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)?,
+                               into sink: inout Sink) {
+        let c = effectiveClip(clip)
+        guard c.x0 < c.x1, c.y0 < c.y1 else { return }
+        switch pipeline {
+        case .reference:
+            rasterizer.rasterize(polygons, rule: rule, clip: c) { y, x0, coverage in
+                for i in 0..<coverage.count where coverage[i] > 0 { sink.pixel(x: x0 + i, y: y, coverage: coverage[i]) }
+            }
+        case .fast:
+            rasterizer.rasterizeSpans(polygons, rule: rule, clip: c, into: &sink)
+        }
+    }
+
     /// Fills `path`, mapped through `transform` into device pixels, with `color` src-over.
-    /// `clip` limits the pixels touched (device pixels, half-open).
+    /// `clip` further limits the pixels touched (device pixels, half-open).
     public func fill(
         _ path: Path, color: Color, rule: FillRule = .nonZero,
         transform: AffineTransform = .identity, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
     ) {
-        let pixel = color.premultiplied.pixel32
-        guard pixel >> 24 != 0 else { return }
         let polygons = (transform.isIdentity ? path : path.applying(transform))
             .flattened(tolerance: flatteningTolerance)
         fill(polygons: polygons, color: color, rule: rule, clip: clip)
+    }
+
+    /// Fills `path` with a gradient whose geometry is in the path's space (mapped through
+    /// `transform` along with it).
+    public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero, transform: AffineTransform = .identity) {
+        let inverse = transform.inverted()
+        guard transform.determinant != 0 else { return }
+        let polygons = (transform.isIdentity ? path : path.applying(transform)).flattened(tolerance: flatteningTolerance)
+        var sink = GradientSink(gradient: gradient, inverse: inverse, target: target, mask: clipMask)
+        paint(polygons, rule: rule, clip: nil, into: &sink)
     }
 
     /// Strokes `path` with `style`; the stroke is built in the path's own space and then
@@ -66,16 +154,19 @@ public final class Canvas {
     ) {
         let pixel = color.premultiplied.pixel32
         guard pixel >> 24 != 0 else { return }
-        let target = self.target
-        switch pipeline {
-        case .reference:
-            rasterizer.rasterize(polygons, rule: rule, clip: clip) { y, x0, coverage in
-                Blend.spanOver(color: pixel, coverage: coverage, row: target.pixels.baseAddress! + y * target.stride + x0)
-            }
-        case .fast:
-            var sink = SolidColorSink(color: pixel, target: target)
-            rasterizer.rasterizeSpans(polygons, rule: rule, clip: clip, into: &sink)
-        }
+        var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
+        paint(polygons, rule: rule, clip: clip, into: &sink)
+    }
+
+    /// Composites a premultiplied buffer (a layer group drawn offscreen) src-over at pixel
+    /// offset `origin` with `opacity`: group opacity, applied once to the whole subtree.
+    public func composite(_ source: PixelBuffer, at origin: (x: Int, y: Int) = (0, 0), opacity: Double = 1) {
+        let placement = Path(rect: Rect(x: Double(origin.x), y: Double(origin.y),
+                                        width: Double(source.width), height: Double(source.height)))
+        let polygons = placement.flattened(tolerance: flatteningTolerance)
+        var sink = ImageSink(image: source, inverse: AffineTransform(translationX: Double(-origin.x), y: Double(-origin.y)),
+                             opacity: opacity, filter: .nearest, target: target, mask: clipMask)
+        paint(polygons, rule: .nonZero, clip: nil, into: &sink)
     }
 
     /// The coverage (0…1) each pixel of the target would get from filling `path`: the

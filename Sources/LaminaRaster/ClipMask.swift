@@ -1,0 +1,51 @@
+/// A clip as 8-bit coverage per pixel (0 = clipped away, 255 = fully inside), for clips that
+/// are not pixel-aligned rectangles: rounded rects (`masksToBounds` with `cornerRadius`) and
+/// arbitrary paths. Outside `bounds` everything is clipped.
+public final class ClipMask {
+    public let width: Int
+    public let height: Int
+    /// The pixel rectangle outside which the mask is 0.
+    public private(set) var bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
+    private var alpha: [UInt8]
+
+    init(width: Int, height: Int, bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        self.width = width
+        self.height = height
+        self.bounds = bounds
+        alpha = [UInt8](repeating: 0, count: width * height)
+    }
+
+    func copy() -> ClipMask {
+        let c = ClipMask(width: width, height: height, bounds: bounds)
+        c.alpha = alpha
+        return c
+    }
+
+    /// The mask value at a pixel (0…255).
+    public subscript(x: Int, y: Int) -> UInt8 {
+        guard x >= bounds.x0, x < bounds.x1, y >= bounds.y0, y < bounds.y1 else { return 0 }
+        return alpha[y * width + x]
+    }
+
+    func set(_ value: UInt8, x: Int, y: Int) { alpha[y * width + x] = value }
+
+    /// Multiplies by another mask (the intersection of two clips).
+    func intersect(with other: ClipMask) {
+        let b = (max(bounds.x0, other.bounds.x0), max(bounds.y0, other.bounds.y0),
+                 min(bounds.x1, other.bounds.x1), min(bounds.y1, other.bounds.y1))
+        bounds = b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0)
+        guard bounds.x0 < bounds.x1 else { return }
+        for y in bounds.y0..<bounds.y1 {
+            for x in bounds.x0..<bounds.x1 {
+                let i = y * width + x
+                alpha[i] = UInt8((UInt32(alpha[i]) * UInt32(other[x, y]) + 127) / 255)
+            }
+        }
+    }
+
+    /// A coverage `m` (0…255) through the mask at a pixel, rounded.
+    @inline(__always)
+    func apply(_ m: UInt32, x: Int, y: Int) -> UInt32 {
+        (m * UInt32(self[x, y]) + 127) / 255
+    }
+}
