@@ -19,6 +19,9 @@ public final class CoverageRasterizer {
     private let touched: UnsafeMutableBufferPointer<UInt64>
     private let wordsPerRow: Int
     private let coverageRow: UnsafeMutableBufferPointer<Float>
+    /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
+    /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
+    private var rowClip0 = 0.0, rowClip1 = 0.0
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a rasterizer needs a positive size")
@@ -64,11 +67,13 @@ public final class CoverageRasterizer {
         let W = Double(width), H = Double(height)
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
         // Clamped before converting: a far-away path must not overflow Int.
-        let rowFirst = Int(min(max(minY, 0), H).rounded(.down))
-        let rowLast = min(height - 1, Int(min(max(maxY, -1), H).rounded(.up)))
+        let rowFirst = max(cy0, Int(min(max(minY, 0), H).rounded(.down)))
+        let rowLast = min(cy1 - 1, Int(min(max(maxY, -1), H).rounded(.up)))
         guard rowFirst <= rowLast else { return nil }
         let colFirst = max(0, min(width, Int(min(max(minX, 0), W).rounded(.down))))
         let colEnd = min(rowLength, Int(min(max(maxX, 0), W).rounded(.down)) + 2)
+        rowClip0 = Double(cy0)
+        rowClip1 = Double(cy1)
         for polygon in polygons {
             var previous = polygon[polygon.count - 1]
             for p in polygon {
@@ -182,9 +187,9 @@ public final class CoverageRasterizer {
         if y0 == y1 { return }
         let direction: Double = y0 < y1 ? 1 : -1
         let (xTop, yTop, xBottom, yBottom) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
-        guard yBottom > 0, yTop < H else { return }
+        guard yBottom > rowClip0, yTop < rowClip1 else { return }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
-        let yStart = max(yTop, 0), yEnd = min(yBottom, H)
+        let yStart = max(yTop, rowClip0), yEnd = min(yBottom, rowClip1)
         var row = floorInt(yStart)
         let rowEnd = ceilInt(yEnd)
         if xTop == xBottom {

@@ -37,6 +37,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Write each workload's last frame as <id>_<name>.png into this directory.")
     var dump: String?
 
+    @Option(name: .long, help: "Render each workload frame in this many horizontal bands at once.")
+    var threads = 1
+
     @Option(name: .long, help: "How many taps (elastic; each gives one full wobble).")
     var taps = 20
 
@@ -87,6 +90,7 @@ struct BenchCommand: ParsableCommand {
 extension BenchCommand {
     func runWorkloads(_ path: String) throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        guard threads > 0 else { throw ValidationError("--threads must be positive") }
         let file = try WorkloadFile(path: path)
         let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
         if let wanted {
@@ -98,7 +102,7 @@ extension BenchCommand {
         var rows: [[String: Any]] = []
         print("id   name          min ms  median ms  frames")
         for workload in file.workloads where wanted?.contains(workload.id) ?? true {
-            guard let renderer = WorkloadRenderer(workload, images: file.images, fontPaths: file.fontPaths) else {
+            guard let renderer = WorkloadRenderer(workload, images: file.images, fontPaths: file.fontPaths, threads: threads) else {
                 let missing = WorkloadRenderer.missingFeatures(workload).joined(separator: ", ")
                 print(String(format: "%-4@ %-12@  n/a (needs %@)", workload.id as NSString, workload.name as NSString, missing as NSString))
                 rows.append(["id": workload.id, "name": workload.name, "status": "unsupported", "missing": missing])
@@ -124,7 +128,7 @@ extension BenchCommand {
             rows.append(row)
         }
         if let json {
-            let data = try JSONSerialization.data(withJSONObject: ["workloads": rows, "frames": frames],
+            let data = try JSONSerialization.data(withJSONObject: ["workloads": rows, "frames": frames, "threads": threads],
                                                   options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: json))
         }

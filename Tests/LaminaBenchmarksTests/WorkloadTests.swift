@@ -84,3 +84,36 @@ struct ProceduralImageTests {
         #expect(image[255, 100] == 0xC0C0_4B30)
     }
 }
+
+@Suite("Banded rendering")
+struct BandedRenderingTests {
+    @Test("any number of bands renders the same pixels as one thread", arguments: [2, 3, 7])
+    func bands(threads: Int) throws {
+        let json = """
+            {"format": "raster-bench-workloads/1",
+             "images": {"checker256": {"width": 256, "height": 256, "recipe": "checker-gradient-v1"}},
+             "fonts": {"dejavu-sans": {"search_paths": ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]}},
+             "workloads": [{"id": "M", "name": "mixed", "width": 160, "height": 97, "background": [30, 30, 40, 255], "ops": [
+               {"op": "fill_circle", "center": [50.3, 40.7], "radius": 33.1, "color": [200, 40, 40, 180]},
+               {"op": "fill_rrect", "rect": [70.5, 10.25, 80, 60], "radius": 12, "color": [40, 200, 90, 255]},
+               {"op": "stroke_path", "path": {"verbs": "MC", "coords": [5, 90, 40, -20, 120, 120, 155, 5]},
+                "width": 5.5, "cap": "round", "join": "round", "miter_limit": 4, "color": [250, 250, 60, 200]},
+               {"op": "draw_image", "image": "checker256", "transform": [0.2, 0.1, -0.1, 0.2, 60, 30], "filter": "bilinear", "opacity": 0.8},
+               {"op": "draw_text", "font": "dejavu-sans", "size": 14, "origin": [8, 60], "text": "Lamina AV", "color": [255, 255, 255, 255]},
+               {"op": "fill_rect", "rect": [0, 0, 160, 97], "color": [0, 0, 255, 255], "opacity": 0.2}]}]}
+            """
+        let path = NSTemporaryDirectory() + "lamina-bands-\(UUID().uuidString).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try WorkloadFile(path: path)
+        let one = try #require(WorkloadRenderer(file.workloads[0], images: file.images, fontPaths: file.fontPaths))
+        let many = try #require(WorkloadRenderer(file.workloads[0], images: file.images, fontPaths: file.fontPaths, threads: threads))
+        one.renderFrame()
+        many.renderFrame()
+        many.renderFrame()                                         // a second frame redraws the same
+        var differing = 0
+        for y in 0..<97 { for x in 0..<160 where one.frame[x, y] != many.frame[x, y] { differing += 1 } }
+        #expect(differing == 0)
+        #expect(one.frame[50, 40] != 0xFF1E_1E28)                 // something was drawn
+    }
+}
