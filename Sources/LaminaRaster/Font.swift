@@ -28,6 +28,8 @@ public final class Font {
     public struct Glyph {
         public var path: Path
         public var advance: Double
+        /// The outline flattened once (at the default tolerance), for drawing by offset.
+        public var polygons: [[Point]]
     }
 
     /// The default face: DejaVu Sans from Debian's `fonts-dejavu-core`.
@@ -76,12 +78,13 @@ public final class Font {
     public func glyph(_ index: UInt32, size: Double) -> Glyph {
         let key = GlyphKey(index: index, size: size)
         if let cached = outlines[key] { return cached }
-        var glyph = Glyph(path: Path(), advance: 0)
+        var glyph = Glyph(path: Path(), advance: 0, polygons: [])
         if let face {
             setSize(size)
             if FT_Load_Glyph(face, index, lamina_ft_load_flags_unhinted()) == 0, let slot = face.pointee.glyph {
                 glyph.advance = Double(slot.pointee.linearHoriAdvance) / 65536
                 glyph.path = Self.path(of: &slot.pointee.outline)
+                glyph.polygons = glyph.path.flattened()
             }
         }
         outlines[key] = glyph
@@ -135,24 +138,88 @@ public final class Font {
     }
 }
 
+/// Where a line of text sits in the width it is given.
+public enum TextAlignment: String, Sendable {
+    case left, center, right
+}
+
+/// One line of text laid out: glyphs with their pen positions, left to right on a baseline.
+public struct TextLine {
+    public struct PlacedGlyph {
+        public var index: UInt32
+        /// Pen position of the glyph's origin, relative to the line's left end.
+        public var x: Double
+    }
+
+    public var glyphs: [PlacedGlyph]
+    /// The advance width of the whole line.
+    public var width: Double
+    public var size: Double
+    /// True when the text was cut to fit and ends with an ellipsis.
+    public var isTruncated: Bool
+}
+
+extension Font {
+    /// Lays `text` out on one line at `size`: unhinted advances plus kerning. With
+    /// `maxWidth`, text that does not fit is cut at the last glyph that leaves room for "…"
+    /// (tail truncation).
+    public func layout(_ text: String, size: Double, maxWidth: Double? = nil) -> TextLine {
+        var glyphs: [TextLine.PlacedGlyph] = []
+        var pen = 0.0
+        var previous: UInt32?
+        var ends: [Double] = []                      // line width after each glyph
+        for scalar in text.unicodeScalars {
+            let index = glyphIndex(for: scalar)
+            if let previous { pen += kerning(previous, index, size: size) }
+            glyphs.append(.init(index: index, x: pen))
+            pen += glyph(index, size: size).advance
+            ends.append(pen)
+            previous = index
+        }
+        guard let maxWidth, pen > maxWidth else {
+            return TextLine(glyphs: glyphs, width: pen, size: size, isTruncated: false)
+        }
+        let ellipsis = glyphIndex(for: "\u{2026}")
+        let ellipsisWidth = glyph(ellipsis, size: size).advance
+        var keep = glyphs.count
+        while keep > 0 && ends[keep - 1] + ellipsisWidth > maxWidth { keep -= 1 }
+        var cut = Array(glyphs.prefix(keep))
+        let start = keep > 0 ? ends[keep - 1] : 0
+        cut.append(.init(index: ellipsis, x: start))
+        return TextLine(glyphs: cut, width: start + ellipsisWidth, size: size, isTruncated: true)
+    }
+}
+
 extension Canvas {
+    /// Draws a laid-out line with its baseline starting at `origin`; with `width`, the line
+    /// is placed by `alignment` inside `[origin.x, origin.x + width]`.
+    public func draw(_ line: TextLine, font: Font, origin: Point, width: Double? = nil,
+                     alignment: TextAlignment = .left, color: Color) {
+        var x = origin.x
+        if let width {
+            switch alignment {
+            case .left: break
+            case .center: x += (width - line.width) / 2
+            case .right: x += width - line.width
+            }
+        }
+        var polygons: [[Point]] = []
+        for placed in line.glyphs {
+            let dx = x + placed.x, dy = origin.y
+            for polygon in font.glyph(placed.index, size: line.size).polygons {
+                polygons.append(polygon.map { Point(x: $0.x + dx, y: $0.y + dy) })
+            }
+        }
+        fill(polygons: polygons, color: color, rule: .nonZero)
+    }
+
     /// Draws `text` left to right from `origin` (the left end of the baseline) at `size`
     /// pixels per em, by the font's unhinted advances plus kerning; greyscale, no hinting.
     /// Returns the advance width drawn.
     @discardableResult
     public func draw(text: String, font: Font, size: Double, origin: Point, color: Color) -> Double {
-        var pen = origin.x
-        var previous: UInt32?
-        for scalar in text.unicodeScalars {
-            let index = font.glyphIndex(for: scalar)
-            if let previous { pen += font.kerning(previous, index, size: size) }
-            let glyph = font.glyph(index, size: size)
-            if !glyph.path.isEmpty {
-                fill(glyph.path, color: color, rule: .nonZero, transform: AffineTransform(translationX: pen, y: origin.y))
-            }
-            pen += glyph.advance
-            previous = index
-        }
-        return pen - origin.x
+        let line = font.layout(text, size: size)
+        draw(line, font: font, origin: origin, color: color)
+        return line.width
     }
 }

@@ -44,3 +44,47 @@ struct TextTests {
         #expect(abs(Double(45 - top) - 0.729 * 40) < 1.5)          // DejaVu cap height 0.729 em
     }
 }
+
+@Suite("Text layout")
+struct TextLayoutTests {
+    func inkRange(_ buffer: PixelBuffer) -> (Int, Int) {
+        var lo = buffer.width, hi = -1
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width where buffer[x, y] != 0xFFFF_FFFF {
+                lo = min(lo, x)
+                hi = max(hi, x)
+            }
+        }
+        return (lo, hi)
+    }
+
+    @Test("alignment places the line's advance box inside the given width")
+    func alignment() throws {
+        let font = try Font()
+        let line = font.layout("Ok", size: 30)
+        var starts: [TextAlignment: Int] = [:]
+        for alignment in [TextAlignment.left, .center, .right] {
+            let buffer = PixelBuffer(width: 300, height: 40)
+            let canvas = Canvas(target: buffer)
+            canvas.clear(.white)
+            canvas.draw(line, font: font, origin: Point(x: 20, y: 32), width: 260, alignment: alignment, color: .black)
+            starts[alignment] = inkRange(buffer).0
+        }
+        let slack = 260 - line.width
+        #expect(abs(Double(starts[.center]! - starts[.left]!) - slack / 2) <= 1)
+        #expect(abs(Double(starts[.right]! - starts[.left]!) - slack) <= 1)
+    }
+
+    @Test("tail truncation fits the width and ends with an ellipsis; text that fits is untouched")
+    func truncation() throws {
+        let font = try Font()
+        let full = font.layout("Temperature in the boiler room", size: 16)
+        #expect(!full.isTruncated)
+        let cut = font.layout("Temperature in the boiler room", size: 16, maxWidth: 100)
+        #expect(cut.isTruncated)
+        #expect(cut.width <= 100 && cut.width > 80)
+        #expect(cut.glyphs.last?.index == font.glyphIndex(for: "\u{2026}"))
+        #expect(font.layout("Short", size: 16, maxWidth: 100).glyphs.count == 5)
+        #expect(font.layout("Temperature", size: 16, maxWidth: 1).glyphs.count == 1)   // only the ellipsis
+    }
+}
