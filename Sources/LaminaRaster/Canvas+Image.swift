@@ -42,10 +42,57 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// Draws `image` on the plane z = 0 through a 3-D transform with perspective (a
+    /// `TransformLayer`'s content): the image rectangle is projected and clipped where w ≤ 0,
+    /// and each covered pixel is mapped back through the inverse homography and sampled.
+    public func draw(_ image: PixelBuffer, transform3D t: Transform3D, opacity: Double = 1, filter: ImageFilter = .bilinear) {
+        if t.isAffine { return draw(image, transform: t.affineTransform, opacity: opacity, filter: filter) }
+        guard image.width > 0, image.height > 0, opacity > 0 else { return }
+        // The homography of the z = 0 plane: (u, v, 1) ↦ (X, Y, W).
+        let h = [t.m11, t.m12, t.m14, t.m21, t.m22, t.m24, t.m41, t.m42, t.m44]
+        guard let inverse = Homography(h).inverted() else { return }
+        let polygons = Path(rect: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
+            .projected(through: t, tolerance: 0.5)
+        guard !polygons.isEmpty else { return }
+        var sink = ImageSink(image: image, inverse: .identity, opacity: opacity, filter: filter, target: target, mask: clipMask)
+        sink.projective = inverse
+        paint(polygons, rule: .nonZero, clip: nil, into: &sink)
+    }
+}
+
+/// A 3x3 projective map on row vectors: (x, y, 1) · H.
+struct Homography {
+    var m: [Double]
+
+    init(_ m: [Double]) { self.m = m }
+
+    func inverted() -> Homography? {
+        let a = m
+        let c00 = a[4] * a[8] - a[5] * a[7], c01 = a[5] * a[6] - a[3] * a[8], c02 = a[3] * a[7] - a[4] * a[6]
+        let det = a[0] * c00 + a[1] * c01 + a[2] * c02
+        guard det != 0, det.isFinite else { return nil }
+        let inv = [c00, a[2] * a[7] - a[1] * a[8], a[1] * a[5] - a[2] * a[4],
+                   c01, a[0] * a[8] - a[2] * a[6], a[2] * a[3] - a[0] * a[5],
+                   c02, a[1] * a[6] - a[0] * a[7], a[0] * a[4] - a[1] * a[3]].map { $0 / det }
+        return inv.allSatisfy(\.isFinite) ? Homography(inv) : nil
+    }
+
+    /// (x, y) ↦ the mapped point, nil behind the eye.
+    @inline(__always)
+    func apply(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let w = x * m[2] + y * m[5] + m[8]
+        guard w > 0 else { return nil }
+        return ((x * m[0] + y * m[3] + m[6]) / w, (x * m[1] + y * m[4] + m[7]) / w)
+    }
+}
+
 /// Samples an image through the inverse transform for each covered pixel and composites it.
 struct ImageSink: SpanSink {
     let image: PixelBuffer
     let inverse: AffineTransform
+    /// When set, pixels map back through this homography instead of `inverse`.
+    var projective: Homography?
     /// opacity · 255, applied with the coverage.
     let opacity: Float
     let filter: ImageFilter
@@ -71,10 +118,17 @@ struct ImageSink: SpanSink {
     @inline(__always)
     func sample(x: Int, y: Int) -> UInt32 {
         let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+        var mappedU = inverse.a * cx + inverse.c * cy + inverse.tx
+        var mappedV = inverse.b * cx + inverse.d * cy + inverse.ty
+        if let projective {
+            let mapped = projective.apply(cx, cy) ?? (-2, -2)
+            mappedU = mapped.0
+            mappedV = mapped.1
+        }
         // Clamped to just outside the image: the same texels under pad sampling, and no
         // integer conversion of a huge or infinite value.
-        let u = min(max(inverse.a * cx + inverse.c * cy + inverse.tx, -2), Double(maxX) + 3)
-        let v = min(max(inverse.b * cx + inverse.d * cy + inverse.ty, -2), Double(maxY) + 3)
+        let u = min(max(mappedU, -2), Double(maxX) + 3)
+        let v = min(max(mappedV, -2), Double(maxY) + 3)
         let texels = image.pixels.baseAddress!
         let rowPixels = image.stride
         switch filter {

@@ -26,6 +26,44 @@ extension Path {
         close()
     }
 
+    /// A rectangle with its own circular radius per corner (top-left, top-right,
+    /// bottom-right, bottom-left). Where two radii on one side add up to more than the side,
+    /// all radii are scaled down by the same factor (the CSS border-radius rule).
+    public init(roundedRect r: Rect, topLeft: Double, topRight: Double, bottomRight: Double, bottomLeft: Double) {
+        let s = r.standardized
+        var radii = [topLeft, topRight, bottomRight, bottomLeft].map { max(0, $0.isFinite ? $0 : 0) }
+        let sides = [(radii[0] + radii[1], s.width), (radii[1] + radii[2], s.height),
+                     (radii[2] + radii[3], s.width), (radii[3] + radii[0], s.height)]
+        let factor = sides.map { $0.0 > $0.1 && $0.0 > 0 ? $0.1 / $0.0 : 1 }.min() ?? 1
+        radii = radii.map { $0 * factor }
+        let kappa = 4 * (2.0.squareRoot() - 1) / 3
+        let x0 = s.minX, x1 = s.maxX, y0 = s.minY, y1 = s.maxY
+        let (tl, tr, br, bl) = (radii[0], radii[1], radii[2], radii[3])
+        self.init()
+        move(to: Point(x: x0 + tl, y: y0))
+        line(to: Point(x: x1 - tr, y: y0))
+        if tr > 0 {
+            cubic(to: Point(x: x1, y: y0 + tr), control1: Point(x: x1 - tr + tr * kappa, y: y0),
+                  control2: Point(x: x1, y: y0 + tr - tr * kappa))
+        }
+        line(to: Point(x: x1, y: y1 - br))
+        if br > 0 {
+            cubic(to: Point(x: x1 - br, y: y1), control1: Point(x: x1, y: y1 - br + br * kappa),
+                  control2: Point(x: x1 - br + br * kappa, y: y1))
+        }
+        line(to: Point(x: x0 + bl, y: y1))
+        if bl > 0 {
+            cubic(to: Point(x: x0, y: y1 - bl), control1: Point(x: x0 + bl - bl * kappa, y: y1),
+                  control2: Point(x: x0, y: y1 - bl + bl * kappa))
+        }
+        line(to: Point(x: x0, y: y0 + tl))
+        if tl > 0 {
+            cubic(to: Point(x: x0 + tl, y: y0), control1: Point(x: x0, y: y0 + tl - tl * kappa),
+                  control2: Point(x: x0 + tl - tl * kappa, y: y0))
+        }
+        close()
+    }
+
     /// A circle of `radius` about `center` (an oval in its bounding square).
     public init(circleCenter center: Point, radius: Double) {
         self.init(ovalIn: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))

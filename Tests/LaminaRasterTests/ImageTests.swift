@@ -101,3 +101,63 @@ struct ImageTests {
         #expect(differing == 0)
     }
 }
+
+@Suite("Images under perspective, per-corner rounded rects")
+struct PerspectiveTests {
+    @Test("an image under m34 perspective maps its corners by projection and samples through the homography")
+    func perspectiveImage() throws {
+        let image = PixelBuffer(width: 2, height: 2)
+        image[0, 0] = 0xFFFF_0000; image[1, 0] = 0xFF00_FF00; image[0, 1] = 0xFF00_00FF; image[1, 1] = 0xFFFF_FFFF
+        var t = Transform3D(rotationAngle: 0.5, x: 1, y: 0, z: 0).concatenating(Transform3D(scaleX: 50, y: 50, z: 50))
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 300
+        t = t.concatenating(perspective).concatenating(Transform3D(translationX: 60, y: 60, z: 0))
+        let target = PixelBuffer(width: 200, height: 200)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        canvas.draw(image, transform3D: t, filter: .nearest)
+        // The centre of each texel projects to a pixel showing that texel.
+        for (u, v, colour) in [(0.5, 0.5, 0xFFFF_0000 as UInt32), (1.5, 0.5, 0xFF00_FF00), (0.5, 1.5, 0xFF00_00FF), (1.5, 1.5, 0xFFFF_FFFF)] {
+            let p = try #require(t.project(Point(x: u, y: v)))
+            #expect(target[Int(p.x), Int(p.y)] == colour, "texel \(u), \(v) at \(p)")
+        }
+        // Reference and fast pipelines agree under perspective too.
+        let reference = PixelBuffer(width: 200, height: 200)
+        let r = Canvas(target: reference)
+        r.pipeline = .reference
+        r.clear(.black)
+        r.draw(image, transform3D: t, filter: .bilinear)
+        canvas.clear(.black)
+        canvas.draw(image, transform3D: t, filter: .bilinear)
+        var differing = 0
+        for y in 0..<200 { for x in 0..<200 where reference[x, y] != target[x, y] { differing += 1 } }
+        #expect(differing == 0)
+    }
+
+    @Test("an image that crosses w = 0 is cut there, not wrapped")
+    func behindTheEye() {
+        var t = Transform3D(scaleX: 100, y: 100, z: 1)
+        t.m24 = -0.009                                           // w = 1 − 0.9·v: v > 1.11 is behind
+        let image = PixelBuffer(width: 1, height: 2)
+        image[0, 0] = 0xFFFF_FFFF; image[0, 1] = 0xFFFF_FFFF
+        let target = PixelBuffer(width: 100, height: 100)
+        let canvas = Canvas(target: target)
+        canvas.clear(.black)
+        canvas.draw(image, transform3D: t, filter: .nearest)
+        #expect(target[50, 5] == 0xFFFF_FFFF)
+        #expect(target[50, 0] == 0xFFFF_FFFF || target[50, 1] == 0xFFFF_FFFF)
+    }
+
+    @Test("per-corner radii: area by corners; oversized radii scale down together")
+    func perCorner() {
+        func area(_ p: Path) -> Double {
+            Canvas(target: PixelBuffer(width: 120, height: 120)).coverage(of: p).reduce(0) { $0 + Double($1) }
+        }
+        let p = Path(roundedRect: Rect(x: 10, y: 10, width: 100, height: 80), topLeft: 0, topRight: 20, bottomRight: 5, bottomLeft: 30)
+        let expected = 8000 - (4 - Double.pi) / 4 * (400 + 25 + 900)
+        #expect(abs(area(p) - expected) / expected < 1e-3)
+        // 60 + 60 > 100 wide: scaled by 100/120 → each radius 50 … a stadium-like shape.
+        let big = Path(roundedRect: Rect(x: 10, y: 10, width: 100, height: 100), topLeft: 60, topRight: 60, bottomRight: 60, bottomLeft: 60)
+        #expect(abs(area(big) - Double.pi * 2500) / (Double.pi * 2500) < 1e-3)
+    }
+}
