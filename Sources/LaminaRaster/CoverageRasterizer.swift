@@ -13,25 +13,31 @@ import LaminaGeometry
 public final class CoverageRasterizer {
     public let width: Int
     public let height: Int
-    private let rowLength: Int
-    private let cells: UnsafeMutableBufferPointer<Float>
+    /// Cells of the current shape only: its bounding box (`originX`, `originY`, `rowLength`
+    /// columns), so a small shape works in a small, cache-resident buffer. Grown on demand,
+    /// always left all zero between shapes.
+    private var cells: UnsafeMutableBufferPointer<Float>
     /// One bit per cell: set when a deposit touched it, so the fast sweep visits only edges.
-    private let touched: UnsafeMutableBufferPointer<UInt64>
-    private let wordsPerRow: Int
+    private var touched: UnsafeMutableBufferPointer<UInt64>
+    private var rowLength = 0
+    private var wordsPerRow = 0
+    private var originX = 0
+    private var originY = 0
     private let coverageRow: UnsafeMutableBufferPointer<Float>
     /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
     /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
     private var rowClip0 = 0.0, rowClip1 = 0.0
+    /// The shape's x extent (clamped into the canvas): interpolated x stays inside it in
+    /// exact arithmetic, and is clamped to it against rounding so no deposit leaves the box.
+    private var extentX0 = 0.0, extentX1 = 0.0
 
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a rasterizer needs a positive size")
         self.width = width
         self.height = height
-        rowLength = width + 2
-        cells = .allocate(capacity: rowLength * height)
+        cells = .allocate(capacity: 1024)
         cells.initialize(repeating: 0)
-        wordsPerRow = (rowLength + 63) / 64
-        touched = .allocate(capacity: wordsPerRow * height)
+        touched = .allocate(capacity: 64)
         touched.initialize(repeating: 0)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
@@ -65,15 +71,19 @@ public final class CoverageRasterizer {
         }
         guard minX <= maxX else { return nil }
         let W = Double(width), H = Double(height)
+        let canvasRowLength = width + 2
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
         // Clamped before converting: a far-away path must not overflow Int.
         let rowFirst = max(cy0, Int(min(max(minY, 0), H).rounded(.down)))
         let rowLast = min(cy1 - 1, Int(min(max(maxY, -1), H).rounded(.up)))
         guard rowFirst <= rowLast else { return nil }
         let colFirst = max(0, min(width, Int(min(max(minX, 0), W).rounded(.down))))
-        let colEnd = min(rowLength, Int(min(max(maxX, 0), W).rounded(.down)) + 2)
+        let colEnd = min(canvasRowLength, Int(min(max(maxX, 0), W).rounded(.down)) + 2)
+        prepareStorage(x0: colFirst, x1: colEnd, y0: rowFirst, y1: rowLast + 1)
         rowClip0 = Double(cy0)
         rowClip1 = Double(cy1)
+        extentX0 = min(max(minX, 0), W)
+        extentX1 = min(max(maxX, 0), W)
         for polygon in polygons {
             var previous = polygon[polygon.count - 1]
             for p in polygon {
@@ -83,6 +93,26 @@ public final class CoverageRasterizer {
         }
         return Extent(rowFirst: rowFirst, rowLast: rowLast, colFirst: colFirst, colEnd: colEnd,
                       outX0: max(colFirst, cx0), outX1: min(colEnd, cx1), clipY0: cy0, clipY1: cy1)
+    }
+
+    /// Points the cell and bitmap storage at the box `[x0, x1) × [y0, y1)`, growing it when
+    /// needed (it is all zero: every sweep clears what it read).
+    private func prepareStorage(x0: Int, x1: Int, y0: Int, y1: Int) {
+        originX = x0
+        originY = y0
+        rowLength = x1 - x0
+        wordsPerRow = (rowLength + 63) / 64
+        let cellCount = rowLength * (y1 - y0), wordCount = wordsPerRow * (y1 - y0)
+        if cellCount > cells.count {
+            cells.deallocate()
+            cells = .allocate(capacity: max(cellCount, cells.count * 2))
+            cells.initialize(repeating: 0)
+        }
+        if wordCount > touched.count {
+            touched.deallocate()
+            touched = .allocate(capacity: max(wordCount, touched.count * 2))
+            touched.initialize(repeating: 0)
+        }
     }
 
     /// The reference sweep: scan-converts closed polygons (device coordinates) and calls
@@ -95,7 +125,7 @@ public final class CoverageRasterizer {
     ) {
         guard let e = accumulate(polygons, clip: clip) else { return }
         for y in e.rowFirst...e.rowLast {
-            let base = y * rowLength
+            let base = (y - originY) * rowLength - originX
             var acc: Float = 0
             var any = false
             for x in e.colFirst..<e.colEnd {
@@ -107,7 +137,7 @@ public final class CoverageRasterizer {
                     if c != 0 { any = true }
                 }
             }
-            let words = y * wordsPerRow
+            let words = (y - originY) * wordsPerRow
             for w in 0..<wordsPerRow { touched[words + w] = 0 }
             if any, y >= e.clipY0, y < e.clipY1, e.outX0 < e.outX1 {
                 emit(y, e.outX0, UnsafeBufferPointer(rebasing: coverageRow[0..<(e.outX1 - e.outX0)]))
@@ -122,18 +152,18 @@ public final class CoverageRasterizer {
         _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil, into sink: inout Sink
     ) {
         guard let e = accumulate(polygons, clip: clip) else { return }
-        let firstWord = e.colFirst >> 6, lastWord = (e.colEnd - 1) >> 6
         for y in e.rowFirst...e.rowLast {
-            let base = y * rowLength
+            let base = (y - originY) * rowLength - originX
+            let words = (y - originY) * wordsPerRow
             let visible = y >= e.clipY0 && y < e.clipY1
             var acc: Float = 0
             var next = e.colFirst                      // first column not yet emitted
-            for w in firstWord...lastWord {
-                var bits = touched[y * wordsPerRow + w]
+            for w in 0..<wordsPerRow {
+                var bits = touched[words + w]
                 if bits == 0 { continue }
-                touched[y * wordsPerRow + w] = 0
+                touched[words + w] = 0
                 while bits != 0 {
-                    let x = w << 6 + bits.trailingZeroBitCount
+                    let x = originX + w << 6 + bits.trailingZeroBitCount
                     bits &= bits &- 1
                     if visible && x > next { emitRun(next, x, y, rule.coverage(acc), e, &sink) }
                     acc += cells[base + x]
@@ -199,7 +229,7 @@ public final class CoverageRasterizer {
             while row < rowEnd {
                 let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
                 if dy > 0 {
-                    let base = row * rowLength
+                    let base = (row - originY) * rowLength - originX
                     cells[base + il] += Float(dy * direction * (1 - fraction))
                     cells[base + il + 1] += Float(dy * direction * fraction)
                     markTouched(row: row, il, il + 1)
@@ -223,10 +253,16 @@ public final class CoverageRasterizer {
     /// One row band of an edge: the edge runs from `xa` to `xb` across a band of signed
     /// height `d`. Coverage of a column c is `d` times the average, over the band, of the
     /// part of [c, c+1) right of the edge; the cells store its differences along the row.
-    /// Sets the touched bits of cells `x0 ... x1` in `row`.
+    /// Sets the touched bits of canvas columns `x0 ... x1` in canvas row `row`.
     @inline(__always)
-    private func markTouched(row: Int, _ x0: Int, _ x1: Int) {
-        let words = row * wordsPerRow
+    private func markTouched(row: Int, _ cx0: Int, _ cx1: Int) {
+        let words = (row - originY) * wordsPerRow
+        let x0 = cx0 - originX, x1 = cx1 - originX
+        if x0 >> 6 == x1 >> 6 {
+            let mask = (x1 & 63 == 63 ? ~UInt64(0) : (UInt64(1) << (x1 & 63 + 1)) &- 1) & ~((UInt64(1) << (x0 & 63)) &- 1)
+            touched[words + x0 >> 6] |= mask
+            return
+        }
         var w = x0 >> 6
         let lastWord = x1 >> 6
         while w <= lastWord {
@@ -240,12 +276,12 @@ public final class CoverageRasterizer {
 
     @inline(__always)
     private func depositRow(row: Int, xa: Double, xb: Double, d: Double) {
-        let base = row * rowLength
-        // Interpolated x stays in [0, W] in exact arithmetic; clamp against rounding (and NaN).
-        let W = Double(width)
+        let base = (row - originY) * rowLength - originX
+        // Interpolated x stays in the shape's extent in exact arithmetic; clamp against
+        // rounding (and NaN).
         var xl = min(xa, xb), xr = max(xa, xb)
-        if !(xl >= 0) { xl = 0 }
-        if !(xr <= W) { xr = W }
+        if !(xl >= extentX0) { xl = extentX0 }
+        if !(xr <= extentX1) { xr = extentX1 }
         if xr < xl { xr = xl }
         let il = floorInt(xl), ir = floorInt(xr)
         if il == ir || xr == Double(il + 1) {
