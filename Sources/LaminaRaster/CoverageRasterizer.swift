@@ -19,6 +19,9 @@ public final class CoverageRasterizer {
     private var cells: UnsafeMutableBufferPointer<Float>
     /// One bit per cell: set when a deposit touched it, so the fast sweep visits only edges.
     private var touched: UnsafeMutableBufferPointer<UInt64>
+    /// Per local row, the first and last touched bitmap words (first > last: none).
+    private var rowFirstWord: UnsafeMutableBufferPointer<Int32>
+    private var rowLastWord: UnsafeMutableBufferPointer<Int32>
     private var rowLength = 0
     private var wordsPerRow = 0
     private var originX = 0
@@ -39,6 +42,10 @@ public final class CoverageRasterizer {
         cells.initialize(repeating: 0)
         touched = .allocate(capacity: 64)
         touched.initialize(repeating: 0)
+        rowFirstWord = .allocate(capacity: 64)
+        rowFirstWord.initialize(repeating: Int32.max)
+        rowLastWord = .allocate(capacity: 64)
+        rowLastWord.initialize(repeating: -1)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
     }
@@ -46,6 +53,8 @@ public final class CoverageRasterizer {
     deinit {
         cells.deallocate()
         touched.deallocate()
+        rowFirstWord.deallocate()
+        rowLastWord.deallocate()
         coverageRow.deallocate()
     }
 
@@ -113,6 +122,14 @@ public final class CoverageRasterizer {
             touched = .allocate(capacity: max(wordCount, touched.count * 2))
             touched.initialize(repeating: 0)
         }
+        if y1 - y0 > rowFirstWord.count {
+            rowFirstWord.deallocate()
+            rowLastWord.deallocate()
+            rowFirstWord = .allocate(capacity: max(y1 - y0, rowFirstWord.count * 2))
+            rowFirstWord.initialize(repeating: Int32.max)
+            rowLastWord = .allocate(capacity: rowFirstWord.count)
+            rowLastWord.initialize(repeating: -1)
+        }
     }
 
     /// The reference sweep: scan-converts closed polygons (device coordinates) and calls
@@ -139,6 +156,8 @@ public final class CoverageRasterizer {
             }
             let words = (y - originY) * wordsPerRow
             for w in 0..<wordsPerRow { touched[words + w] = 0 }
+            rowFirstWord[y - originY] = Int32.max
+            rowLastWord[y - originY] = -1
             if any, y >= e.clipY0, y < e.clipY1, e.outX0 < e.outX1 {
                 emit(y, e.outX0, UnsafeBufferPointer(rebasing: coverageRow[0..<(e.outX1 - e.outX0)]))
             }
@@ -158,7 +177,12 @@ public final class CoverageRasterizer {
             let visible = y >= e.clipY0 && y < e.clipY1
             var acc: Float = 0
             var next = e.colFirst                      // first column not yet emitted
-            for w in 0..<wordsPerRow {
+            let local = y - originY
+            let firstWord = Int(rowFirstWord[local]), lastWord = Int(rowLastWord[local])
+            guard firstWord <= lastWord else { continue }    // untouched row: no coverage
+            rowFirstWord[local] = Int32.max
+            rowLastWord[local] = -1
+            for w in firstWord...lastWord {
                 var bits = touched[words + w]
                 if bits == 0 { continue }
                 touched[words + w] = 0
@@ -256,8 +280,11 @@ public final class CoverageRasterizer {
     /// Sets the touched bits of canvas columns `x0 ... x1` in canvas row `row`.
     @inline(__always)
     private func markTouched(row: Int, _ cx0: Int, _ cx1: Int) {
-        let words = (row - originY) * wordsPerRow
+        let local = row - originY
+        let words = local * wordsPerRow
         let x0 = cx0 - originX, x1 = cx1 - originX
+        rowFirstWord[local] = min(rowFirstWord[local], Int32(x0 >> 6))
+        rowLastWord[local] = max(rowLastWord[local], Int32(x1 >> 6))
         if x0 >> 6 == x1 >> 6 {
             let mask = (x1 & 63 == 63 ? ~UInt64(0) : (UInt64(1) << (x1 & 63 + 1)) &- 1) & ~((UInt64(1) << (x0 & 63)) &- 1)
             touched[words + x0 >> 6] |= mask

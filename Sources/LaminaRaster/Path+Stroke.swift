@@ -151,6 +151,10 @@ struct Stroker {
                 contour.append(p + m)
             }
         case .round:
+            // A turn smaller than one chord step is the chord itself: no trig needed. The
+            // step θ has cos θ = 2(1 − tol/h)² − 1 (the sagitta of the chord equals tol).
+            let q = 1 - tolerance / max(h, tolerance)
+            if dot >= 2 * q * q - 1 { break }
             let start = n1
             let angle = acos(max(-1, min(1, dot)))
             let sweep = (cross > 0 ? 1.0 : -1.0) * angle                  // normals turn with the path
