@@ -100,10 +100,19 @@ struct ImageSink: SpanSink {
     let stride: Int
     let maxX: Int, maxY: Int
     let mask: ClipMask?
+    /// Affine sampling in 32.32 fixed point: texel position of pixel (x, y) is
+    /// `rowU(y) + x · stepU` (and the same for v). Exact integer steps let `run` walk a row
+    /// incrementally and still match `pixel` bit for bit. Off for extreme transforms.
+    let fixedPoint: Bool
+    let stepU: Int64, stepV: Int64
 
     init(image: PixelBuffer, inverse: AffineTransform, opacity: Double, filter: ImageFilter, target: PixelBuffer,
          mask: ClipMask?) {
         self.mask = mask
+        let linear = [inverse.a, inverse.b, inverse.c, inverse.d]
+        fixedPoint = linear.allSatisfy { abs($0) < 65536 } && abs(inverse.tx) < 1e9 && abs(inverse.ty) < 1e9
+        stepU = fixedPoint ? Self.fixed(inverse.a) : 0
+        stepV = fixedPoint ? Self.fixed(inverse.b) : 0
         self.image = image
         self.inverse = inverse
         self.opacity = Float(min(max(opacity, 0), 1))
@@ -148,6 +157,42 @@ struct ImageSink: SpanSink {
         }
     }
 
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded(.down)) }
+
+    /// Fixed-point texel position of pixel (0, y): the row's base for `u` and `v`.
+    @inline(__always)
+    func rowBase(y: Int) -> (u: Int64, v: Int64) {
+        let cy = Double(y) + 0.5
+        return (Self.fixed(inverse.c * cy + inverse.tx + inverse.a * 0.5),
+                Self.fixed(inverse.d * cy + inverse.ty + inverse.b * 0.5))
+    }
+
+    /// The filtered texel colour at a fixed-point texel position (clamped to just outside the
+    /// image, so pad sampling is unchanged and nothing overflows).
+    @inline(__always)
+    func sample(fixedU u: Int64, fixedV v: Int64) -> UInt32 {
+        let texels = image.pixels.baseAddress!
+        let rowPixels = image.stride
+        let lowU = Int64(-2) << 32, highU = Int64(maxX + 3) << 32
+        let lowV = Int64(-2) << 32, highV = Int64(maxY + 3) << 32
+        let cu = min(max(u, lowU), highU), cv = min(max(v, lowV), highV)
+        switch filter {
+        case .nearest:
+            let iu = min(max(Int(cu >> 32), 0), maxX), iv = min(max(Int(cv >> 32), 0), maxY)
+            return texels[iv * rowPixels + iu]
+        case .bilinear:
+            let su = cu - (Int64(1) << 31), sv = cv - (Int64(1) << 31)
+            let x0 = Int(su >> 32), y0 = Int(sv >> 32)
+            let wx = UInt32((su >> 24) & 0xFF), wy = UInt32((sv >> 24) & 0xFF)
+            let ax = min(max(x0, 0), maxX), bx = min(max(x0 + 1, 0), maxX)
+            let ay = min(max(y0, 0), maxY), by = min(max(y0 + 1, 0), maxY)
+            let top = Self.lerp(texels[ay * rowPixels + ax], texels[ay * rowPixels + bx], wx)
+            let bottom = Self.lerp(texels[by * rowPixels + ax], texels[by * rowPixels + bx], wx)
+            return Self.lerp(top, bottom, wy)
+        }
+    }
+
     /// `a · (256 − w)/256 + b · w/256` per channel, two channels per 32-bit lane pair.
     @inline(__always)
     static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
@@ -162,13 +207,34 @@ struct ImageSink: SpanSink {
         var m = UInt32(c * opacity * 255 + 0.5)
         if let mask { m = mask.apply(m, x: x, y: y) }
         guard m != 0 else { return }
-        let src = sample(x: x, y: y)
+        let src: UInt32
+        if fixedPoint && projective == nil {
+            let row = rowBase(y: y)
+            src = sample(fixedU: row.u &+ Int64(x) &* stepU, fixedV: row.v &+ Int64(x) &* stepV)
+        } else {
+            src = sample(x: x, y: y)
+        }
         let p = base + y * stride + x
         p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
     }
 
     @inline(__always)
     mutating func run(x0: Int, x1: Int, y: Int, coverage c: Float) {
-        for x in x0..<x1 { pixel(x: x, y: y, coverage: c) }
+        guard fixedPoint && projective == nil && mask == nil else {
+            for x in x0..<x1 { pixel(x: x, y: y, coverage: c) }
+            return
+        }
+        let m = UInt32(c * opacity * 255 + 0.5)
+        guard m != 0 else { return }
+        let row = rowBase(y: y)
+        var u = row.u &+ Int64(x0) &* stepU, v = row.v &+ Int64(x0) &* stepV
+        var p = base + y * stride + x0
+        for _ in x0..<x1 {
+            let src = sample(fixedU: u, fixedV: v)
+            p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+            u &+= stepU
+            v &+= stepV
+            p += 1
+        }
     }
 }
