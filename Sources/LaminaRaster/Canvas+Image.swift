@@ -123,7 +123,9 @@ struct ImageSink: SpanSink {
         maxY = image.height - 1
     }
 
-    /// The filtered, premultiplied texel colour at device pixel centre (x + ½, y + ½).
+    /// The filtered, premultiplied texel colour at device pixel centre (x + ½, y + ½), mapped
+    /// in floating point (perspective and extreme transforms), then sampled like the
+    /// fixed-point path.
     @inline(__always)
     func sample(x: Int, y: Int) -> UInt32 {
         let cx = Double(x) + 0.5, cy = Double(y) + 0.5
@@ -134,27 +136,11 @@ struct ImageSink: SpanSink {
             mappedU = mapped.0
             mappedV = mapped.1
         }
-        // Clamped to just outside the image: the same texels under pad sampling, and no
-        // integer conversion of a huge or infinite value.
-        let u = min(max(mappedU, -2), Double(maxX) + 3)
-        let v = min(max(mappedV, -2), Double(maxY) + 3)
-        let texels = image.pixels.baseAddress!
-        let rowPixels = image.stride
-        switch filter {
-        case .nearest:
-            let iu = min(max(floorInt(u), 0), maxX), iv = min(max(floorInt(v), 0), maxY)
-            return texels[iv * rowPixels + iu]
-        case .bilinear:
-            // Texel centres sit at half-integers: sample between the four around (u − ½, v − ½).
-            let su = u - 0.5, sv = v - 0.5
-            let x0 = floorInt(su), y0 = floorInt(sv)
-            let wx = UInt32((su - Double(x0)) * 256), wy = UInt32((sv - Double(y0)) * 256)
-            let ax = min(max(x0, 0), maxX), bx = min(max(x0 + 1, 0), maxX)
-            let ay = min(max(y0, 0), maxY), by = min(max(y0 + 1, 0), maxY)
-            let top = Self.lerp(texels[ay * rowPixels + ax], texels[ay * rowPixels + bx], wx)
-            let bottom = Self.lerp(texels[by * rowPixels + ax], texels[by * rowPixels + bx], wx)
-            return Self.lerp(top, bottom, wy)
-        }
+        // Clamped to just outside the image before converting: the same texels under pad
+        // sampling, and no conversion of a huge or infinite value.
+        let u = mappedU.isNaN ? -2 : min(max(mappedU, -2), Double(maxX) + 3)
+        let v = mappedV.isNaN ? -2 : min(max(mappedV, -2), Double(maxY) + 3)
+        return sample(fixedU: Self.fixed(u), fixedV: Self.fixed(v))
     }
 
     @inline(__always)

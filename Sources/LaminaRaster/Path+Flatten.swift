@@ -12,17 +12,24 @@ extension Path {
     /// points and `c` = 1/4 (quadratic) or 3/4 (cubic), which keeps every chord within
     /// `tolerance` of the curve.
     public func flattened(tolerance: Double = Path.defaultFlatteningTolerance) -> [[Point]] {
+        flattenedSubpaths(tolerance: tolerance).compactMap { $0.points.count >= 2 ? $0.points : nil }
+    }
+
+    /// Every sub-path flattened, with whether it ended in a close; a sub-path of a lone
+    /// point is kept (strokes draw caps there). After a close the next segment starts at the
+    /// sub-path's start.
+    func flattenedSubpaths(tolerance: Double) -> [(points: [Point], closed: Bool)] {
         precondition(tolerance > 0, "flattening tolerance must be positive")
-        var polygons: [[Point]] = []
+        var result: [(points: [Point], closed: Bool)] = []
         var current: [Point] = []
-        func finish() {
-            if current.count >= 2 { polygons.append(current) }
+        func finish(closed: Bool) {
+            if !current.isEmpty { result.append((current, closed)) }
             current = []
         }
         for e in elements {
             switch e {
             case .move(let p):
-                finish()
+                finish(closed: false)
                 current = [p]
             case .line(let p):
                 current.append(p)
@@ -45,12 +52,12 @@ extension Path {
                 }
             case .close:
                 let start = current.first
-                finish()
+                finish(closed: true)
                 if let start { current = [start] }
             }
         }
-        finish()
-        return polygons
+        finish(closed: false)
+        return result
     }
 
     private static func length(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }

@@ -29,40 +29,20 @@ extension Path {
     }
 
     /// Flattened sub-paths for stroking: consecutive duplicate points removed, with whether
-    /// each was closed. A lone point is kept (count 1) for zero-length caps.
+    /// each was closed. A lone point is kept (count 1) for zero-length caps; the lone start
+    /// point a close leaves behind is not a sub-path of its own.
     func strokeSubpaths(tolerance: Double) -> [(points: [Point], closed: Bool)] {
         var result: [(points: [Point], closed: Bool)] = []
-        var current: [Point] = []
-        var closed = false
-        func finish() {
-            var deduped: [Point] = []
-            for p in current where deduped.last != p { deduped.append(p) }
-            if closed, deduped.count > 1, deduped.first == deduped.last { deduped.removeLast() }
-            if !deduped.isEmpty { result.append((deduped, closed && deduped.count > 2)) }
-            current = []
-            closed = false
-        }
-        for e in elements {
-            switch e {
-            case .move(let p):
-                finish()
-                current = [p]
-            case .line(let p):
-                current.append(p)
-            case .quad, .cubic:
-                guard let start = current.last else { continue }
-                var piece = Path()
-                piece.move(to: start)
-                piece.append(e)
-                if let flat = piece.flattened(tolerance: tolerance).first { current.append(contentsOf: flat.dropFirst()) }
-            case .close:
-                let start = current.first
-                closed = true
-                finish()
-                if let start { current = [start] }
+        let subpaths = flattenedSubpaths(tolerance: tolerance)
+        for (i, sub) in subpaths.enumerated() {
+            if i > 0, subpaths[i - 1].closed, sub.points.count == 1, !sub.closed, sub.points[0] == subpaths[i - 1].points[0] {
+                continue
             }
+            var deduped: [Point] = []
+            for p in sub.points where deduped.last != p { deduped.append(p) }
+            if sub.closed, deduped.count > 1, deduped.first == deduped.last { deduped.removeLast() }
+            if !deduped.isEmpty { result.append((deduped, sub.closed && deduped.count > 2)) }
         }
-        finish()
         return result
     }
 }

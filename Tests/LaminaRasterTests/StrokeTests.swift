@@ -54,6 +54,17 @@ struct StrokeTests {
         #expect(abs(area(square, StrokeStyle(width: w, join: .round)) - rounded) / rounded < 1e-4)
     }
 
+    @Test("caps never apply to closed sub-paths (no dot where a close leaves the pen)")
+    func closedHasNoCaps() {
+        var square = Path(rect: Rect(x: 50, y: 50, width: 100, height: 100))
+        square.move(to: Point(x: 20, y: 20))
+        square.line(to: Point(x: 30, y: 20))
+        let bevelButt = area(square, StrokeStyle(width: 10, cap: .butt, join: .bevel))
+        let bevelRound = area(square, StrokeStyle(width: 10, cap: .round, join: .bevel))
+        // Only the open 10-long line gains its two round caps: a full disc of radius 5.
+        #expect(abs((bevelRound - bevelButt) - Double.pi * 25) / (Double.pi * 25) < 1e-3)
+    }
+
     @Test("the miter limit falls back to bevel past 1/sin(φ/2)")
     func miterLimit() {
         // A 60° angle: 1/sin(30°) = 2.
