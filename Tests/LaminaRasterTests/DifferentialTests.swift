@@ -82,10 +82,14 @@ struct DifferentialTests {
     func runBlend() {
         for alpha in 0...255 {
             let src = UInt32(alpha) << 24 | UInt32(alpha * 3 / 4) << 16 | UInt32(alpha / 2) << 8 | UInt32(alpha / 5)
-            var row = (0..<9).map { i in UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761) }
-            let expected = row.map { Blend.over(src, $0) }
-            row.withUnsafeMutableBufferPointer { Blend.runOver(src, $0.baseAddress!, $0.count) }
-            #expect(row == expected)
+            for length in [0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 19] {
+                var row = (0..<length).map { i in UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761) }
+                let expected = row.map { Blend.over(src, $0) }
+                row.withUnsafeMutableBufferPointer { buffer in
+                    if let base = buffer.baseAddress { Blend.runOver(src, base, buffer.count) }
+                }
+                #expect(row == expected, "alpha \(alpha), length \(length)")
+            }
         }
     }
 }
