@@ -158,6 +158,25 @@ public final class Canvas {
         paint(polygons, rule: rule, clip: clip, into: &sink)
     }
 
+    /// Composites a glyph's coverage at pixel `(x, y)` in `color` (through the clip).
+    func blit(_ mask: GlyphMask, x: Int, y: Int, color: Color) {
+        let pixel = color.premultiplied.pixel32
+        guard pixel >> 24 != 0, mask.width > 0 else { return }
+        let c = effectiveClip(nil)
+        let x0 = max(x, c.x0), x1 = min(x + mask.width, c.x1), y0 = max(y, c.y0), y1 = min(y + mask.height, c.y1)
+        guard x0 < x1, y0 < y1 else { return }
+        var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
+        mask.coverage.withUnsafeBufferPointer { coverage in
+            for py in y0..<y1 {
+                let row = (py - y) * mask.width - x
+                for px in x0..<x1 {
+                    let v = coverage[row + px]
+                    if v != 0 { sink.pixel(x: px, y: py, coverage: Float(v) / 255) }
+                }
+            }
+        }
+    }
+
     /// Composites a premultiplied buffer (a layer group drawn offscreen) src-over at pixel
     /// offset `origin` with `opacity`: group opacity, applied once to the whole subtree.
     public func composite(_ source: PixelBuffer, at origin: (x: Int, y: Int) = (0, 0), opacity: Double = 1) {

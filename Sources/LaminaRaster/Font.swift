@@ -17,6 +17,19 @@ public final class Font {
     private var face: FT_Face?
     private var currentSize = 0.0
     private var outlines: [GlyphKey: Glyph] = [:]
+    private var masks: [MaskKey: GlyphMask] = [:]
+
+    struct MaskKey: Hashable {
+        var index: UInt32
+        var size: Double
+        var subpixelX: UInt8
+        var subpixelY: UInt8
+    }
+
+    /// Pen positions are rounded to 1/16 px across and 1/4 px down for cached glyph coverage
+    /// (text runs along x, so x carries the fine fractions).
+    public static let subpixelStepsX = 16
+    public static let subpixelStepsY = 4
 
     struct GlyphKey: Hashable {
         var index: UInt32
@@ -91,6 +104,18 @@ public final class Font {
         return glyph
     }
 
+    /// The glyph's coverage rasterized once at the offset (subpixelX / 16, subpixelY / 4) px
+    /// from an integer pen position (cached): exact-area coverage, 0…255.
+    func mask(_ index: UInt32, size: Double, subpixelX: Int, subpixelY: Int) -> GlyphMask {
+        let key = MaskKey(index: index, size: size, subpixelX: UInt8(subpixelX), subpixelY: UInt8(subpixelY))
+        if let cached = masks[key] { return cached }
+        let dx = Double(subpixelX) / Double(Self.subpixelStepsX), dy = Double(subpixelY) / Double(Self.subpixelStepsY)
+        let polygons = glyph(index, size: size).polygons.map { $0.map { Point(x: $0.x + dx, y: $0.y + dy) } }
+        let mask = GlyphMask(polygons: polygons)
+        masks[key] = mask
+        return mask
+    }
+
     /// The kerning adjustment between two glyphs at `size`, in pixels (unfitted).
     public func kerning(_ left: UInt32, _ right: UInt32, size: Double) -> Double {
         guard let face, hasKerning else { return 0 }
@@ -135,6 +160,31 @@ public final class Font {
         }
         builder.path.close()
         return builder.path
+    }
+}
+
+/// A glyph's coverage in a small box: `left`/`top` place it relative to the integer pen
+/// position; `coverage` is row-major, `width · height` bytes.
+struct GlyphMask {
+    var left = 0, top = 0, width = 0, height = 0
+    var coverage: [UInt8] = []
+
+    init(polygons: [[Point]]) {
+        let points = polygons.flatMap { $0 }
+        guard !points.isEmpty else { return }
+        let bounds = Rect.boundingBox(of: points)
+        left = Int(bounds.minX.rounded(.down))
+        top = Int(bounds.minY.rounded(.down))
+        width = Int(bounds.maxX.rounded(.up)) - left + 1
+        height = Int(bounds.maxY.rounded(.up)) - top + 1
+        guard width > 0, height > 0, width < 4096, height < 4096 else { width = 0; height = 0; return }
+        let shifted = polygons.map { $0.map { Point(x: $0.x - Double(left), y: $0.y - Double(top)) } }
+        var cov = [UInt8](repeating: 0, count: width * height)
+        let w = width
+        CoverageRasterizer(width: width, height: height).rasterize(shifted, rule: .nonZero) { y, x0, row in
+            for i in 0..<row.count { cov[y * w + x0 + i] = UInt8(row[i] * 255 + 0.5) }
+        }
+        coverage = cov
     }
 }
 
@@ -203,14 +253,17 @@ extension Canvas {
             case .right: x += width - line.width
             }
         }
-        var polygons: [[Point]] = []
+        let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
         for placed in line.glyphs {
-            let dx = x + placed.x, dy = origin.y
-            for polygon in font.glyph(placed.index, size: line.size).polygons {
-                polygons.append(polygon.map { Point(x: $0.x + dx, y: $0.y + dy) })
-            }
+            // The pen position rounded to the subpixel grid selects a cached coverage mask.
+            let px = ((x + placed.x) * Double(sx)).rounded(), py = (origin.y * Double(sy)).rounded()
+            guard abs(px) < 1e15, abs(py) < 1e15 else { continue }
+            let qx = Int(px), qy = Int(py)
+            let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
+            let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
+            let mask = font.mask(placed.index, size: line.size, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
+            blit(mask, x: ix + mask.left, y: iy + mask.top, color: color)
         }
-        fill(polygons: polygons, color: color, rule: .nonZero)
     }
 
     /// Draws `text` left to right from `origin` (the left end of the baseline) at `size`

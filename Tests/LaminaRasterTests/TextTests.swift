@@ -88,3 +88,40 @@ struct TextLayoutTests {
         #expect(font.layout("Temperature", size: 16, maxWidth: 1).glyphs.count == 1)   // only the ellipsis
     }
 }
+
+@Suite("Glyph coverage cache")
+struct GlyphCacheTests {
+    @Test("a glyph at an integer pen position from the cache equals filling its outline there")
+    func cacheIsExact() throws {
+        let font = try Font()
+        for character in ["g", "Q", "&"] {
+            let index = font.glyphIndex(for: Unicode.Scalar(character)!)
+            let cached = PixelBuffer(width: 60, height: 60), direct = PixelBuffer(width: 60, height: 60)
+            let a = Canvas(target: cached), b = Canvas(target: direct)
+            a.clear(.white)
+            b.clear(.white)
+            a.draw(text: character, font: font, size: 33, origin: Point(x: 12, y: 40), color: Color(red: 0.1, green: 0.2, blue: 0.7))
+            b.fill(font.glyph(index, size: 33).path, color: Color(red: 0.1, green: 0.2, blue: 0.7),
+                   transform: AffineTransform(translationX: 12, y: 40))
+            var differing = 0
+            for y in 0..<60 { for x in 0..<60 where cached[x, y] != direct[x, y] { differing += 1 } }
+            #expect(differing == 0, "\(character)")
+        }
+    }
+
+    @Test("fractional pens snap to 1/16 px across and 1/4 px down")
+    func subpixelGrid() throws {
+        let font = try Font()
+        let drawn = PixelBuffer(width: 60, height: 60), expected = PixelBuffer(width: 60, height: 60)
+        let a = Canvas(target: drawn), b = Canvas(target: expected)
+        a.clear(.white)
+        b.clear(.white)
+        a.draw(text: "o", font: font, size: 30, origin: Point(x: 10.3, y: 40.1), color: .black)
+        // 10.3 → 10 + 5/16 (10.3125), 40.1 → 40 (nearest quarter).
+        b.fill(font.glyph(font.glyphIndex(for: "o"), size: 30).path, color: .black,
+               transform: AffineTransform(translationX: 10.3125, y: 40))
+        var differing = 0
+        for y in 0..<60 { for x in 0..<60 where drawn[x, y] != expected[x, y] { differing += 1 } }
+        #expect(differing == 0)
+    }
+}
