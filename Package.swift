@@ -26,13 +26,14 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "CLaminaKernels"),
         .target(
             name: "CLaminaPNG",
             linkerSettings: [.linkedLibrary("png16")]),
 
         // Swift modules, a strict DAG.
         .target(name: "LaminaGeometry"),
-        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG", "CFreeType"]),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(

@@ -1,3 +1,5 @@
+import CLaminaKernels
+
 /// Premultiplied source-over compositing on packed `0xAARRGGBB` pixels, in 8-bit fixed
 /// point: `dst = src · m + dst · (1 − srcAlpha · m)` for a coverage `m`.
 enum Blend {
@@ -38,10 +40,24 @@ enum Blend {
         return (t &+ (t &>> 8)) &>> 8
     }
 
+    /// True when the CPU runs the AVX2 kernels of CLaminaKernels (checked once).
+    static let hasAVX2 = lamina_kernels_have_avx2() != 0
+
+    /// `src` over each of `count` pixels with the same rounding as `over`, bit for bit:
+    /// eight pixels per instruction with AVX2 where the CPU has it, else `runOverPortable`.
+    @inline(__always)
+    static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        if hasAVX2 {
+            lamina_blend_run_avx2(src, row, count)
+        } else {
+            runOverPortable(src, row, count)
+        }
+    }
+
     /// `src` over each of `count` pixels with the same rounding as `over`, bit for bit.
     /// Four pixels at a time: the 16 bytes are read as eight 16-bit lanes, whose low bytes are
     /// B and R and high bytes G and A, so each half is scaled with 16-bit multiplies.
-    static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
+    static func runOverPortable(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
         let inverse = SIMD8<UInt16>(repeating: UInt16(255 - (src >> 24)))
         let src4 = SIMD4<UInt32>(repeating: src)
         let low = SIMD8<UInt16>(repeating: 0x00FF)

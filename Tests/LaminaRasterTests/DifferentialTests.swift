@@ -85,10 +85,15 @@ struct DifferentialTests {
             for length in [0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 19] {
                 var row = (0..<length).map { i in UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761) }
                 let expected = row.map { Blend.over(src, $0) }
+                var portable = row
                 row.withUnsafeMutableBufferPointer { buffer in
                     if let base = buffer.baseAddress { Blend.runOver(src, base, buffer.count) }
                 }
-                #expect(row == expected, "alpha \(alpha), length \(length)")
+                portable.withUnsafeMutableBufferPointer { buffer in
+                    if let base = buffer.baseAddress { Blend.runOverPortable(src, base, buffer.count) }
+                }
+                #expect(row == expected, "dispatched, alpha \(alpha), length \(length)")
+                #expect(portable == expected, "portable, alpha \(alpha), length \(length)")
             }
         }
     }

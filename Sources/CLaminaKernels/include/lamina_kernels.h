@@ -1,0 +1,17 @@
+// Pixel kernels that need wider vectors than Swift's baseline x86-64 target (SSE2) allows:
+// compiled for AVX2 per function and chosen at run time when the CPU has it. Each computes
+// exactly what LaminaRaster's scalar reference computes, bit for bit.
+#ifndef LAMINA_KERNELS_H
+#define LAMINA_KERNELS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// True when this CPU runs the AVX2 kernels.
+int lamina_kernels_have_avx2(void);
+
+/// `src` (premultiplied 0xAARRGGBB) over each of `count` pixels:
+/// dst = src + round(dst · (255 − src.a) / 255) per channel, rounding as
+/// (t + (t >> 8)) >> 8 with t = x + 128. Requires lamina_kernels_have_avx2().
+void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count);
+
+#endif
