@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"],
             exclude: ["Golden"]),
-        .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks"]),
+        .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),

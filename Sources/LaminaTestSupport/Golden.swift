@@ -37,3 +37,16 @@ public enum Golden {
         return "\(count) pixels differ by more than \(tolerance) (worst \(worst), first at \(first.0),\(first.1))"
     }
 }
+
+/// Pixel-by-pixel comparisons for differential tests.
+public enum Pixels {
+    /// How many pixels of two same-size buffers differ (any bit).
+    public static func differing(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        precondition(a.width == b.width && a.height == b.height, "buffers of different sizes")
+        var count = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width where a[x, y] != b[x, y] { count += 1 }
+        }
+        return count
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import LaminaTestSupport
 import Testing
 @testable import LaminaBenchmarks
 @testable import LaminaGeometry
@@ -111,8 +112,7 @@ struct BandedRenderingTests {
         one.renderFrame()
         many.renderFrame()
         many.renderFrame()                                         // a second frame redraws the same
-        var differing = 0
-        for y in 0..<97 { for x in 0..<160 where one.frame[x, y] != many.frame[x, y] { differing += 1 } }
+        let differing = Pixels.differing(one.frame, many.frame)
         #expect(differing == 0)
         #expect(one.frame[50, 40] != 0xFF1E_1E28)                 // something was drawn
     }

@@ -1,3 +1,4 @@
+import LaminaTestSupport
 import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
@@ -71,10 +72,7 @@ struct DifferentialTests {
             refCanvas.fill(path, color: color, rule: rule, clip: clip)
             fastCanvas.fill(path, color: color, rule: rule, clip: clip)
         }
-        var differing = 0
-        for y in 0..<height {
-            for x in 0..<width where reference[x, y] != fast[x, y] { differing += 1 }
-        }
+        let differing = Pixels.differing(reference, fast)
         #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
     }
 

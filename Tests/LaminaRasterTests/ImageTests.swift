@@ -1,3 +1,4 @@
+import LaminaTestSupport
 import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
@@ -96,8 +97,7 @@ struct ImageTests {
             r.draw(image, transform: t, opacity: opacity, filter: filter)
             f.draw(image, transform: t, opacity: opacity, filter: filter)
         }
-        var differing = 0
-        for y in 0..<90 { for x in 0..<120 where reference[x, y] != fast[x, y] { differing += 1 } }
+        let differing = Pixels.differing(reference, fast)
         #expect(differing == 0)
     }
 }
@@ -129,8 +129,7 @@ struct PerspectiveTests {
         r.draw(image, transform3D: t, filter: .bilinear)
         canvas.clear(.black)
         canvas.draw(image, transform3D: t, filter: .bilinear)
-        var differing = 0
-        for y in 0..<200 { for x in 0..<200 where reference[x, y] != target[x, y] { differing += 1 } }
+        let differing = Pixels.differing(reference, target)
         #expect(differing == 0)
     }
 

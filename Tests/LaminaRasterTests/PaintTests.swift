@@ -1,4 +1,5 @@
 import Foundation
+import LaminaTestSupport
 import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
@@ -125,8 +126,7 @@ struct ClipTests {
             r.fill(path, color: color)
             f.fill(path, color: color)
         }
-        var differing = 0
-        for y in 0..<100 { for x in 0..<150 where reference[x, y] != fast[x, y] { differing += 1 } }
+        let differing = Pixels.differing(reference, fast)
         #expect(differing == 0)
     }
 }

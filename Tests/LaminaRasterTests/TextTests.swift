@@ -1,3 +1,4 @@
+import LaminaTestSupport
 import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
@@ -103,8 +104,7 @@ struct GlyphCacheTests {
             a.draw(text: character, font: font, size: 33, origin: Point(x: 12, y: 40), color: Color(red: 0.1, green: 0.2, blue: 0.7))
             b.fill(font.glyph(index, size: 33).path, color: Color(red: 0.1, green: 0.2, blue: 0.7),
                    transform: AffineTransform(translationX: 12, y: 40))
-            var differing = 0
-            for y in 0..<60 { for x in 0..<60 where cached[x, y] != direct[x, y] { differing += 1 } }
+            let differing = Pixels.differing(cached, direct)
             #expect(differing == 0, "\(character)")
         }
     }
@@ -120,8 +120,7 @@ struct GlyphCacheTests {
         // 10.3 → 10 + 5/16 (10.3125), 40.1 → 40 (nearest quarter).
         b.fill(font.glyph(font.glyphIndex(for: "o"), size: 30).path, color: .black,
                transform: AffineTransform(translationX: 10.3125, y: 40))
-        var differing = 0
-        for y in 0..<60 { for x in 0..<60 where drawn[x, y] != expected[x, y] { differing += 1 } }
+        let differing = Pixels.differing(drawn, expected)
         #expect(differing == 0)
     }
 }
