@@ -215,8 +215,25 @@ struct ImageSink: SpanSink {
         let row = rowBase(y: y)
         var u = row.u &+ Int64(x0) &* stepU, v = row.v &+ Int64(x0) &* stepV
         var p = base + y * stride + x0
+        let texels = image.pixels.baseAddress!
+        let rowPixels = image.stride
+        // Bilinear samples whose four texels are all inside the image need no clamping:
+        // u − ½ in [0, maxX) and v − ½ in [0, maxY), in fixed point.
+        let half = Int64(1) << 31
+        let innerU = Int64(maxX) << 32, innerV = Int64(maxY) << 32
         for _ in x0..<x1 {
-            let src = sample(fixedU: u, fixedV: v)
+            let su = u &- half, sv = v &- half
+            let src: UInt32
+            if filter == .bilinear && su >= 0 && su < innerU && sv >= 0 && sv < innerV {
+                let tx = Int(su >> 32), ty = Int(sv >> 32)
+                let wx = UInt32((su >> 24) & 0xFF), wy = UInt32((sv >> 24) & 0xFF)
+                let t = texels + ty * rowPixels + tx
+                let top = Self.lerp(t[0], t[1], wx)
+                let bottom = Self.lerp(t[rowPixels], t[rowPixels + 1], wx)
+                src = Self.lerp(top, bottom, wy)
+            } else {
+                src = sample(fixedU: u, fixedV: v)
+            }
             p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
             u &+= stepU
             v &+= stepV
