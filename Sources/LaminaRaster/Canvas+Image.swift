@@ -234,7 +234,11 @@ struct ImageSink: SpanSink {
             } else {
                 src = sample(fixedU: u, fixedV: v)
             }
-            p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+            if m >= 255 && src >> 24 == 255 {
+                p.pointee = src                                   // opaque over anything is itself
+            } else {
+                p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+            }
             u &+= stepU
             v &+= stepV
             p += 1
