@@ -179,6 +179,15 @@ public final class CoverageRasterizer {
             var next = e.colFirst                      // first column not yet emitted
             let local = y - originY
             let firstWord = Int(rowFirstWord[local]), lastWord = Int(rowLastWord[local])
+            // Warm the destination two rows ahead: thin shapes are all edge pixels, each on a
+            // cold cache line otherwise.
+            if y + 2 <= e.rowLast && y + 2 < e.clipY1 {
+                let ahead = local + 2
+                if rowFirstWord[ahead] <= rowLastWord[ahead] {
+                    sink.prefetch(x0: originX + Int(rowFirstWord[ahead]) << 6,
+                                  x1: min(e.outX1, originX + (Int(rowLastWord[ahead]) + 1) << 6), y: y + 2)
+                }
+            }
             guard firstWord <= lastWord else { continue }    // untouched row: no coverage
             rowFirstWord[local] = Int32.max
             rowLastWord[local] = -1

@@ -14,4 +14,7 @@ int lamina_kernels_have_avx2(void);
 /// (t + (t >> 8)) >> 8 with t = x + 128. Requires lamina_kernels_have_avx2().
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count);
 
+/// Hints that `address` will be written soon (a prefetch for write; no effect on results).
+static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
+
 #endif
