@@ -53,8 +53,11 @@ public final class Runtime {
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
+    /// The display's size in points (one point per pixel for now).
     public var screenSize: Size { Size(width: Double(display.width), height: Double(display.height)) }
 
+    /// A runtime on `display`, reading time from `clock` (a `VirtualClock` for tests and
+    /// offline runs), clearing to `background` behind the root layer.
     public init(display: Display, clock: MonotonicClock, background: Color, logger: Logger) {
         self.display = display
         self.clock = clock
@@ -75,6 +78,7 @@ public final class Runtime {
         links.add(callback)
     }
 
+    /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
     public func addTouchSource(_ source: TouchSource) {
         touchSources.append(source)
     }

@@ -8,6 +8,7 @@ public final class SettingsTable {
     private let entries: [String: TOMLDocument.Entry]
     private var read: Set<String> = []
 
+    /// The table `name` of `file` with its entries (from `TOMLDocument.tables`).
     public init(file: String, name: String, entries: [String: TOMLDocument.Entry]) {
         self.file = file
         self.name = name

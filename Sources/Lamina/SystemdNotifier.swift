@@ -20,6 +20,7 @@ public final class SystemdNotifier {
         address = bytes
     }
 
+    /// True when started by systemd with a notify socket.
     public var isActive: Bool { address != nil }
 
     /// Sends `message` (such as `READY=1\nSTATUS=…`); returns false when it could not.

@@ -11,6 +11,7 @@ public struct TOMLDocument: Sendable {
         case float(Double)
         case boolean(Bool)
 
+        /// The kind of value, for error messages ("a string", "a number", …).
         public var typeName: String {
             switch self {
             case .string: return "a string"
