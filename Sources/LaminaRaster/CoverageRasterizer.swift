@@ -171,6 +171,14 @@ public final class CoverageRasterizer {
         _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil, into sink: inout Sink
     ) {
         guard let e = accumulate(polygons, clip: clip) else { return }
+        // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.
+        switch rule {
+        case .nonZero: sweepSpans(e, NonZeroRule(), &sink)
+        case .evenOdd: sweepSpans(e, EvenOddRule(), &sink)
+        }
+    }
+
+    private func sweepSpans<Sink: SpanSink, Rule: CoverageRule>(_ e: Extent, _ rule: Rule, _ sink: inout Sink) {
         for y in e.rowFirst...e.rowLast {
             let base = (y - originY) * rowLength - originX
             let words = (y - originY) * wordsPerRow

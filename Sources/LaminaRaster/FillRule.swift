@@ -9,13 +9,31 @@ public enum FillRule: String, Hashable, Sendable, CaseIterable {
     /// number w accumulates w; edge pixels accumulate the exact covered fraction.
     @inline(__always)
     func coverage(_ accumulated: Float) -> Float {
-        let a = abs(accumulated)
         switch self {
-        case .nonZero:
-            return min(a, 1)
-        case .evenOdd:
-            let folded = a - 2 * (a * 0.5).rounded(.down)
-            return folded > 1 ? 2 - folded : folded
+        case .nonZero: return NonZeroRule().coverage(accumulated)
+        case .evenOdd: return EvenOddRule().coverage(accumulated)
         }
+    }
+}
+
+/// A fill rule as a type, so a sweep can be specialised on it.
+protocol CoverageRule {
+    func coverage(_ accumulated: Float) -> Float
+}
+
+struct NonZeroRule: CoverageRule {
+    @inline(__always)
+    func coverage(_ accumulated: Float) -> Float { min(abs(accumulated), 1) }
+}
+
+struct EvenOddRule: CoverageRule {
+    @inline(__always)
+    func coverage(_ accumulated: Float) -> Float {
+        let a = abs(accumulated)
+        // floor(a/2) by truncation (a ≥ 0), without a libm call; huge or NaN values fall back.
+        let half = a * 0.5
+        let pairs = half < 1e9 ? Float(Int(half)) : half.rounded(.down)
+        let folded = a - 2 * pairs
+        return folded > 1 ? 2 - folded : folded
     }
 }
