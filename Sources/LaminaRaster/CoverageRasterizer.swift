@@ -211,7 +211,7 @@ public final class CoverageRasterizer {
                     cells[base + x] = 0
                     if visible && x >= e.outX0 && x < e.outX1 {
                         let c = rule.coverage(acc)
-                        if c != 0 { sink.pixel(x: x, y: y, coverage: c) }
+                        if c > 0 { sink.pixel(x: x, y: y, coverage: c) }   // also drops NaN
                     }
                     next = x + 1
                 }
@@ -222,7 +222,7 @@ public final class CoverageRasterizer {
 
     @inline(__always)
     private func emitRun<Sink: SpanSink>(_ x0: Int, _ x1: Int, _ y: Int, _ c: Float, _ e: Extent, _ sink: inout Sink) {
-        guard c != 0 else { return }
+        guard c > 0 else { return }   // also drops NaN
         let a = max(x0, e.outX0), b = min(x1, e.outX1)
         if a < b { sink.run(x0: a, x1: b, y: y, coverage: c) }
     }
