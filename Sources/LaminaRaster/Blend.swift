@@ -26,11 +26,16 @@ enum Blend {
         return src &+ scale(dst, by: inverseAlpha)
     }
 
-    /// `x / 255` rounded, for four 16-bit lanes packed in a 64-bit word.
+    /// `src` through coverage `m` (1…255) over the pixel at `p`: the per-pixel step every
+    /// paint shares. An opaque source at full coverage simply replaces the pixel, which is
+    /// exactly what `over` gives too.
     @inline(__always)
-    static func div255Lanes64(_ x: UInt64) -> UInt64 {
-        let t = x &+ 0x0080_0080_0080_0080
-        return ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
+    static func composite(_ src: UInt32, coverage m: UInt32, into p: UnsafeMutablePointer<UInt32>) {
+        if m >= 255 {
+            p.pointee = src >> 24 == 255 ? src : over(src, p.pointee)
+        } else {
+            p.pointee = over(scale(src, by: m), p.pointee)
+        }
     }
 
     /// `x / 255` rounded, lane by lane (`(t + (t >> 8)) >> 8` with `t = x + 128`).
@@ -88,5 +93,4 @@ enum Blend {
             i += 1
         }
     }
-
 }

@@ -173,11 +173,17 @@ struct ImageSink: SpanSink {
             let wx = UInt32((su >> 24) & 0xFF), wy = UInt32((sv >> 24) & 0xFF)
             let ax = min(max(x0, 0), maxX), bx = min(max(x0 + 1, 0), maxX)
             let ay = min(max(y0, 0), maxY), by = min(max(y0 + 1, 0), maxY)
-            let top = Self.lerp(texels[ay * rowPixels + ax], texels[ay * rowPixels + bx], wx)
-            let bottom = Self.lerp(texels[by * rowPixels + ax], texels[by * rowPixels + bx], wx)
-            return Self.lerp(top, bottom, wy)
+            return Self.bilinear(texels[ay * rowPixels + ax], texels[ay * rowPixels + bx],
+                                 texels[by * rowPixels + ax], texels[by * rowPixels + bx], wx, wy)
         }
     }
+
+    /// Four texels (top-left, top-right, bottom-left, bottom-right) weighted by 8-bit fractions.
+    @inline(__always)
+    static func bilinear(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ wx: UInt32, _ wy: UInt32) -> UInt32 {
+        lerp(lerp(a, b, wx), lerp(c, d, wx), wy)
+    }
+
 
     /// `a · (256 − w)/256 + b · w/256` per channel, two channels per 32-bit lane pair.
     @inline(__always)
@@ -200,8 +206,7 @@ struct ImageSink: SpanSink {
         } else {
             src = sample(x: x, y: y)
         }
-        let p = base + y * stride + x
-        p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+        Blend.composite(src, coverage: m, into: base + y * stride + x)
     }
 
     @inline(__always)
@@ -228,17 +233,11 @@ struct ImageSink: SpanSink {
                 let tx = Int(su >> 32), ty = Int(sv >> 32)
                 let wx = UInt32((su >> 24) & 0xFF), wy = UInt32((sv >> 24) & 0xFF)
                 let t = texels + ty * rowPixels + tx
-                let top = Self.lerp(t[0], t[1], wx)
-                let bottom = Self.lerp(t[rowPixels], t[rowPixels + 1], wx)
-                src = Self.lerp(top, bottom, wy)
+                src = Self.bilinear(t[0], t[1], t[rowPixels], t[rowPixels + 1], wx, wy)
             } else {
                 src = sample(fixedU: u, fixedV: v)
             }
-            if m >= 255 && src >> 24 == 255 {
-                p.pointee = src                                   // opaque over anything is itself
-            } else {
-                p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
-            }
+            Blend.composite(src, coverage: m, into: p)
             u &+= stepU
             v &+= stepV
             p += 1

@@ -126,10 +126,9 @@ public final class Canvas {
     /// Fills `path` with a gradient whose geometry is in the path's space (mapped through
     /// `transform` along with it).
     public func fill(_ path: Path, gradient: Gradient, rule: FillRule = .nonZero, transform: AffineTransform = .identity) {
-        let inverse = transform.inverted()
         guard transform.determinant != 0 else { return }
         let polygons = (transform.isIdentity ? path : path.applying(transform)).flattened(tolerance: flatteningTolerance)
-        var sink = GradientSink(gradient: gradient, inverse: inverse, target: target, mask: clipMask)
+        var sink = GradientSink(gradient: gradient, inverse: transform.inverted(), target: target, mask: clipMask)
         paint(polygons, rule: rule, clip: nil, into: &sink)
     }
 

@@ -89,9 +89,7 @@ struct GradientSink: SpanSink {
         guard m != 0 else { return }
         let t = position(x: x, y: y)
         let index = t.isNaN ? 0 : Int(min(max(t, 0), 1) * 255 + 0.5)
-        let src = table[index]
-        let p = base + y * stride + x
-        p.pointee = Blend.over(m >= 255 ? src : Blend.scale(src, by: m), p.pointee)
+        Blend.composite(table[index], coverage: m, into: base + y * stride + x)
     }
 
     @inline(__always)

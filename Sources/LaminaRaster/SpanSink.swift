@@ -49,12 +49,7 @@ struct SolidColorSink: SpanSink {
         var m = UInt32(c * 255 + 0.5)
         if let mask { m = mask.apply(m, x: x, y: y) }
         guard m != 0 else { return }
-        let p = base + y * stride + x
-        if m >= 255 {
-            p.pointee = opaque ? color : Blend.over(color, p.pointee)
-        } else {
-            p.pointee = Blend.over(Blend.scale(color, by: m), p.pointee)
-        }
+        Blend.composite(color, coverage: m, into: base + y * stride + x)
     }
 
     @inline(__always)
