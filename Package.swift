@@ -65,7 +65,7 @@ let package = Package(
         // Tests, one target per module.
         .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),
         .testTarget(
-            name: "LaminaRasterTests", dependencies: ["LaminaRaster", "LaminaTestSupport"],
+            name: "LaminaRasterTests", dependencies: ["LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
             exclude: ["Golden"]),
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),

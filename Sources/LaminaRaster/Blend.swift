@@ -47,12 +47,17 @@ enum Blend {
 
     /// True when the CPU runs the AVX2 kernels of CLaminaKernels (checked once).
     static let hasAVX2 = lamina_kernels_have_avx2() != 0
+    /// True when the CPU runs the AVX-512 kernels (checked once).
+    static let hasAVX512 = lamina_kernels_have_avx512() != 0
 
     /// `src` over each of `count` pixels with the same rounding as `over`, bit for bit:
-    /// eight pixels per instruction with AVX2 where the CPU has it, else `runOverPortable`.
+    /// sixteen pixels per instruction with AVX-512 or eight with AVX2 where the CPU has them,
+    /// else `runOverPortable`.
     @inline(__always)
     static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
-        if hasAVX2 {
+        if hasAVX512 {
+            lamina_blend_run_avx512(src, row, count)
+        } else if hasAVX2 {
             lamina_blend_run_avx2(src, row, count)
         } else {
             runOverPortable(src, row, count)

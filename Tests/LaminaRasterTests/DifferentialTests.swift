@@ -1,4 +1,5 @@
 import LaminaTestSupport
+import CLaminaKernels
 import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
@@ -76,22 +77,27 @@ struct DifferentialTests {
         #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
     }
 
-    @Test("the SWAR run blend equals the scalar blend for every alpha and a spread of destinations")
+    @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations")
     func runBlend() {
+        var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [
+            ("dispatched", Blend.runOver), ("portable", Blend.runOverPortable),
+        ]
+        if Blend.hasAVX2 { kernels.append(("avx2", { lamina_blend_run_avx2($0, $1, $2) })) }
+        if Blend.hasAVX512 { kernels.append(("avx512", { lamina_blend_run_avx512($0, $1, $2) })) }
         for alpha in 0...255 {
             let src = UInt32(alpha) << 24 | UInt32(alpha * 3 / 4) << 16 | UInt32(alpha / 2) << 8 | UInt32(alpha / 5)
-            for length in [0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 19] {
-                var row = (0..<length).map { i in UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761) }
+            for length in [0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 19, 31, 33, 47] {
+                let row = (0..<length).map { i in
+                    i % 7 == 3 ? UInt32.max : UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761)
+                }
                 let expected = row.map { Blend.over(src, $0) }
-                var portable = row
-                row.withUnsafeMutableBufferPointer { buffer in
-                    if let base = buffer.baseAddress { Blend.runOver(src, base, buffer.count) }
+                for (name, kernel) in kernels {
+                    var blended = row
+                    blended.withUnsafeMutableBufferPointer { buffer in
+                        if let base = buffer.baseAddress { kernel(src, base, buffer.count) }
+                    }
+                    #expect(blended == expected, "\(name), alpha \(alpha), length \(length)")
                 }
-                portable.withUnsafeMutableBufferPointer { buffer in
-                    if let base = buffer.baseAddress { Blend.runOverPortable(src, base, buffer.count) }
-                }
-                #expect(row == expected, "dispatched, alpha \(alpha), length \(length)")
-                #expect(portable == expected, "portable, alpha \(alpha), length \(length)")
             }
         }
     }

@@ -1,5 +1,5 @@
 // Pixel kernels that need wider vectors than Swift's baseline x86-64 target (SSE2) allows:
-// compiled for AVX2 per function and chosen at run time when the CPU has it. Each computes
+// compiled for AVX2 or AVX-512 per function and chosen at run time when the CPU has it. Each computes
 // exactly what LaminaRaster's scalar reference computes, bit for bit.
 #ifndef LAMINA_KERNELS_H
 #define LAMINA_KERNELS_H
@@ -13,6 +13,13 @@ int lamina_kernels_have_avx2(void);
 /// dst = src + round(dst · (255 − src.a) / 255) per channel, rounding as
 /// (t + (t >> 8)) >> 8 with t = x + 128. Requires lamina_kernels_have_avx2().
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count);
+
+/// True when this CPU runs the AVX-512 (F + BW) kernels.
+int lamina_kernels_have_avx512(void);
+
+/// The same as lamina_blend_run_avx2, sixteen pixels per step (the tail masked).
+/// Requires lamina_kernels_have_avx512().
+void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count);
 
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
