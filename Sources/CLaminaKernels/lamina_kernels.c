@@ -80,6 +80,81 @@ void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     }
 }
 
+// Eight pixels' channels as 16-bit lanes (four per pixel), from eight packed pixels.
+#define WIDEN(x) _mm512_cvtepu8_epi16(x)
+
+// a · (256 − w) / 256 + b · w / 256 per 16-bit channel, floored; exact in 16 bits because
+// the true sum is at most 255 · 256.
+__attribute__((target("avx512f,avx512bw")))
+static inline __m512i lerp16(__m512i a, __m512i b, __m512i w) {
+    const __m512i full = _mm512_set1_epi16(256);
+    __m512i sum = _mm512_add_epi16(_mm512_mullo_epi16(a, _mm512_sub_epi16(full, w)), _mm512_mullo_epi16(b, w));
+    return _mm512_srli_epi16(sum, 8);
+}
+
+// round(x / 255) per 16-bit lane for x ≤ 255 · 255, as (t + (t >> 8)) >> 8 with t = x + 128.
+__attribute__((target("avx512f,avx512bw")))
+static inline __m512i div255_16(__m512i x) {
+    return _mm512_mulhi_epu16(_mm512_add_epi16(x, _mm512_set1_epi16(128)), _mm512_set1_epi16(257));
+}
+
+__attribute__((target("avx512f,avx512bw")))
+size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
+                                        int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
+                                        uint32_t coverage, uint32_t *dst, size_t count) {
+    // Unsigned arithmetic: the positions wrap exactly like the caller's 64-bit integers.
+    uint64_t u = (uint64_t)su, v = (uint64_t)sv;
+    const uint64_t du = (uint64_t)step_u, dv = (uint64_t)step_v;
+    const uint64_t limit_u = (uint64_t)inner_u, limit_v = (uint64_t)inner_v;
+    int64_t lanes_u[8], lanes_v[8];
+    for (int k = 0; k < 8; k++) {
+        lanes_u[k] = (int64_t)(u + (uint64_t)k * du);
+        lanes_v[k] = (int64_t)(v + (uint64_t)k * dv);
+    }
+    __m512i vu = _mm512_loadu_si512(lanes_u), vv = _mm512_loadu_si512(lanes_v);
+    const __m512i group_u = _mm512_set1_epi64((long long)(8 * du)), group_v = _mm512_set1_epi64((long long)(8 * dv));
+    const __m512i byte = _mm512_set1_epi64(0xFF);
+    const __m256i stride = _mm256_set1_epi32((int)row_pixels);
+    const __m256i spread = _mm256_set1_epi32(0x01010101);
+    const __m512i m = _mm512_set1_epi16((short)coverage);
+    const __m512i maximum = _mm512_set1_epi16(255);
+    const int scaled = coverage < 255;
+    size_t i = 0;
+    while (i + 8 <= count) {
+        // Every sample of the group reads four texels inside the image: positions are affine
+        // in the lane index, so the first and last inside means all are.
+        uint64_t lu = u + 7 * du, lv = v + 7 * dv;
+        if (!(u < limit_u && lu < limit_u && v < limit_v && lv < limit_v)) break;
+        __m256i tx = _mm512_cvtepi64_epi32(_mm512_srai_epi64(vu, 32));
+        __m256i ty = _mm512_cvtepi64_epi32(_mm512_srai_epi64(vv, 32));
+        __m256i wx = _mm512_cvtepi64_epi32(_mm512_and_si512(_mm512_srli_epi64(vu, 24), byte));
+        __m256i wy = _mm512_cvtepi64_epi32(_mm512_and_si512(_mm512_srli_epi64(vv, 24), byte));
+        __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(ty, stride), tx);
+        const int *base = (const int *)texels;
+        __m512i a = WIDEN(_mm256_i32gather_epi32(base, index, 4));
+        __m512i b = WIDEN(_mm256_i32gather_epi32(base + 1, index, 4));
+        __m512i c = WIDEN(_mm256_i32gather_epi32(base + row_pixels, index, 4));
+        __m512i d = WIDEN(_mm256_i32gather_epi32(base + row_pixels + 1, index, 4));
+        __m512i weight_x = WIDEN(_mm256_mullo_epi32(wx, spread));
+        __m512i weight_y = WIDEN(_mm256_mullo_epi32(wy, spread));
+        __m512i src = lerp16(lerp16(a, b, weight_x), lerp16(c, d, weight_x), weight_y);
+        if (scaled) src = div255_16(_mm512_mullo_epi16(src, m));
+        __m512i alpha = _mm512_shufflehi_epi16(_mm512_shufflelo_epi16(src, 0xFF), 0xFF);
+        __m512i under = WIDEN(_mm256_loadu_si256((const __m256i *)(dst + i)));
+        __m512i kept = div255_16(_mm512_mullo_epi16(under, _mm512_sub_epi16(maximum, alpha)));
+        // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
+        __m256i out = _mm256_add_epi32(_mm512_cvtepi16_epi8(src), _mm512_cvtepi16_epi8(kept));
+        _mm256_storeu_si256((__m256i *)(dst + i), out);
+        vu = _mm512_add_epi64(vu, group_u);
+        vv = _mm512_add_epi64(vv, group_v);
+        u += 8 * du;
+        v += 8 * dv;
+        i += 8;
+    }
+    return i;
+}
+#undef WIDEN
+
 #else
 // Other architectures: no AVX2, so callers never dispatch here; the scalar loops keep the
 // functions correct all the same.
@@ -96,6 +171,11 @@ int lamina_kernels_have_avx2(void) { return 0; }
 int lamina_kernels_have_avx512(void) { return 0; }
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
+                                        int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
+                                        uint32_t coverage, uint32_t *dst, size_t count) {
+    return 0;   // never dispatched here; the caller's scalar loop draws every pixel
 }
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);

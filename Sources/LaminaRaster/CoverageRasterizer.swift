@@ -187,13 +187,18 @@ public final class CoverageRasterizer {
             var next = e.colFirst                      // first column not yet emitted
             let local = y - originY
             let firstWord = Int(rowFirstWord[local]), lastWord = Int(rowLastWord[local])
-            // Warm the destination two rows ahead: thin shapes are all edge pixels, each on a
-            // cold cache line otherwise.
+            // Warm the destination of the first and last edge pixels two rows ahead: thin
+            // shapes are all edge pixels, each on a cold cache line otherwise (runs between
+            // them stream, which the hardware prefetcher sees by itself).
             if y + 2 <= e.rowLast && y + 2 < e.clipY1 {
                 let ahead = local + 2
-                if rowFirstWord[ahead] <= rowLastWord[ahead] {
-                    sink.prefetch(x0: originX + Int(rowFirstWord[ahead]) << 6,
-                                  x1: min(e.outX1, originX + (Int(rowLastWord[ahead]) + 1) << 6), y: y + 2)
+                let first = Int(rowFirstWord[ahead]), last = Int(rowLastWord[ahead])
+                if first <= last {
+                    let aheadWords = ahead * wordsPerRow
+                    let x0 = originX + first << 6 + touched[aheadWords + first].trailingZeroBitCount
+                    let x1 = originX + last << 6 + 63 - touched[aheadWords + last].leadingZeroBitCount
+                    sink.prefetch(x: min(x0, e.outX1 - 1), y: y + 2)
+                    sink.prefetch(x: min(x1, e.outX1 - 1), y: y + 2)
                 }
             }
             guard firstWord <= lastWord else { continue }    // untouched row: no coverage

@@ -3,8 +3,8 @@ import CLaminaKernels
 /// Receives the output of `CoverageRasterizer.rasterizeSpans`: single edge pixels and runs
 /// of constant coverage, left to right within a row, rows top to bottom.
 public protocol SpanSink {
-    /// Pixels `x0 ..< x1` of row `y` will be visited soon (a cache hint; optional).
-    func prefetch(x0: Int, x1: Int, y: Int)
+    /// Pixel `x` of row `y` will be visited soon (a cache hint; optional).
+    func prefetch(x: Int, y: Int)
     /// One pixel with its own coverage (0 < coverage ≤ …; already through the fill rule).
     mutating func pixel(x: Int, y: Int, coverage: Float)
     /// Pixels `x0 ..< x1` of row `y`, all with the same coverage.
@@ -12,7 +12,7 @@ public protocol SpanSink {
 }
 
 extension SpanSink {
-    public func prefetch(x0: Int, x1: Int, y: Int) {}
+    public func prefetch(x: Int, y: Int) {}
 }
 
 /// Composites a solid premultiplied colour through coverage onto a pixel buffer. `pixel` is
@@ -33,15 +33,10 @@ struct SolidColorSink: SpanSink {
         self.mask = mask
     }
 
-    /// Prefetches the destination cache lines of a row stretch (at most 16 lines).
+    /// Prefetches the destination cache line of one pixel.
     @inline(__always)
-    func prefetch(x0: Int, x1: Int, y: Int) {
-        var x = x0 & ~15
-        let end = min(x1, x + 256)
-        while x < end {
-            lamina_prefetch_write(base + y * stride + x)
-            x += 16
-        }
+    func prefetch(x: Int, y: Int) {
+        lamina_prefetch_write(base + y * stride + x)
     }
 
     @inline(__always)

@@ -21,6 +21,16 @@ int lamina_kernels_have_avx512(void);
 /// Requires lamina_kernels_have_avx512().
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count);
 
+/// Bilinear image samples through a constant coverage (1…255), src-over onto `dst`, eight
+/// pixels per step, for as long as every sample's four texels lie inside the image; returns
+/// how many pixels it drew (a multiple of eight, possibly zero: the caller draws the rest).
+/// Sample k sits at 32.32 fixed-point texel position (su + k·step_u, sv + k·step_v), already
+/// shifted by half a texel; "inside" is 0 ≤ su < inner_u and 0 ≤ sv < inner_v. Bit for bit
+/// LaminaRaster's ImageSink arithmetic. Requires lamina_kernels_have_avx512().
+size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
+                                        int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
+                                        uint32_t coverage, uint32_t *dst, size_t count);
+
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
 
