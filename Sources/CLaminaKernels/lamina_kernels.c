@@ -155,6 +155,29 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
 }
 #undef WIDEN
 
+// One step of the mask blend: `n` (1…8) pixels of `dst` under `color` through their coverage.
+__attribute__((target("avx512f,avx512bw,avx512vl")))
+static inline void mask_step(__m512i color, const uint8_t *coverage, uint32_t *dst, unsigned n) {
+    const __mmask8 lanes = (__mmask8)((1u << n) - 1);
+    const __m512i maximum = _mm512_set1_epi16(255);
+    __m256i m32 = _mm256_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, coverage));
+    __m512i m = _mm512_cvtepu8_epi16(_mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101)));
+    __m512i src = div255_16(_mm512_mullo_epi16(color, m));
+    __m512i alpha = _mm512_shufflehi_epi16(_mm512_shufflelo_epi16(src, 0xFF), 0xFF);
+    __m512i under = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi32(lanes, dst));
+    __m512i kept = div255_16(_mm512_mullo_epi16(under, _mm512_sub_epi16(maximum, alpha)));
+    __m256i out = _mm256_add_epi32(_mm512_cvtepi16_epi8(src), _mm512_cvtepi16_epi8(kept));
+    _mm256_mask_storeu_epi32(dst, lanes, out);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl")))
+void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
+    const __m512i wide = _mm512_cvtepu8_epi16(_mm256_set1_epi32((int)color));
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) mask_step(wide, coverage + i, dst + i, 8);
+    if (i < count) mask_step(wide, coverage + i, dst + i, (unsigned)(count - i));
+}
+
 #else
 // Other architectures: no AVX2, so callers never dispatch here; the scalar loops keep the
 // functions correct all the same.
@@ -171,6 +194,9 @@ int lamina_kernels_have_avx2(void) { return 0; }
 int lamina_kernels_have_avx512(void) { return 0; }
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
+    (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
 }
 size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
                                         int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,

@@ -1,3 +1,4 @@
+import CLaminaKernels
 import LaminaGeometry
 
 /// Draws into a `PixelBuffer`: clears, anti-aliased path fills and strokes with solid colours
@@ -166,6 +167,14 @@ public final class Canvas {
         guard x0 < x1, y0 < y1 else { return }
         var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
         mask.coverage.withUnsafeBufferPointer { coverage in
+            if clipMask == nil && pipeline == .fast && Blend.hasAVX512 {
+                // Whole glyph rows at once; the same arithmetic as `sink.pixel`, bit for bit.
+                for py in y0..<y1 {
+                    lamina_blend_mask_avx512(pixel, coverage.baseAddress! + (py - y) * mask.width + (x0 - x),
+                                             target.pixels.baseAddress! + py * target.stride + x0, x1 - x0)
+                }
+                return
+            }
             for py in y0..<y1 {
                 let row = (py - y) * mask.width - x
                 for px in x0..<x1 {

@@ -123,4 +123,24 @@ struct GlyphCacheTests {
         let differing = Pixels.differing(drawn, expected)
         #expect(differing == 0)
     }
+
+    @Test("text is identical in both pipelines (and the SIMD mask blend): translucent, overlapping, cut by the canvas edges",
+          arguments: 0..<4)
+    func pipelinesAgree(seed: UInt64) throws {
+        let font = try Font()
+        var rng = DifferentialTests.SplitMix(state: seed &* 104_729 &+ 3)
+        let reference = PixelBuffer(width: 150, height: 70), fast = PixelBuffer(width: 150, height: 70)
+        let r = Canvas(target: reference), f = Canvas(target: fast)
+        r.pipeline = .reference
+        for canvas in [r, f] { canvas.clear(Color(red8: 200, green8: 60, blue8: 90, alpha8: 255)) }
+        for _ in 0..<12 {
+            let text = String((0..<8).map { _ in "AVWgjQ&@%Tyq".randomElement(using: &rng)! })
+            let size = Double.random(in: 6...40, using: &rng)
+            let origin = Point(x: Double.random(in: -30...140, using: &rng), y: Double.random(in: 0...90, using: &rng))
+            let color = Color(red8: UInt8.random(in: 0...255, using: &rng), green8: UInt8.random(in: 0...255, using: &rng),
+                              blue8: UInt8.random(in: 0...255, using: &rng), alpha8: UInt8.random(in: 1...255, using: &rng))
+            for canvas in [r, f] { _ = canvas.draw(text: text, font: font, size: size, origin: origin, color: color) }
+        }
+        #expect(Pixels.differing(reference, fast) == 0)
+    }
 }

@@ -21,6 +21,12 @@ int lamina_kernels_have_avx512(void);
 /// Requires lamina_kernels_have_avx512().
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count);
 
+/// `color` (premultiplied) through a per-pixel coverage byte over each of `count` pixels:
+/// dst = s + round(dst · (255 − s.a) / 255) with s = round(color · coverage / 255), which is
+/// LaminaRaster's composite step for every coverage (0 leaves the pixel, 255 is plain
+/// src-over). Requires lamina_kernels_have_avx512().
+void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count);
+
 /// Bilinear image samples through a constant coverage (1…255), src-over onto `dst`, eight
 /// pixels per step, for as long as every sample's four texels lie inside the image; returns
 /// how many pixels it drew (a multiple of eight, possibly zero: the caller draws the rest).
