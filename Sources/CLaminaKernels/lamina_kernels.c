@@ -171,6 +171,25 @@ static inline void mask_step(__m512i color, const uint8_t *coverage, uint32_t *d
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl")))
+void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
+    const __m512i wide = _mm512_cvtepu8_epi16(_mm256_set1_epi32((int)color));
+    const __m256 scale = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+    size_t i = 0;
+    while (i < count) {
+        unsigned n = count - i < 8 ? (unsigned)(count - i) : 8;
+        __m256 c = _mm256_maskz_loadu_ps((__mmask8)((1u << n) - 1), coverage + i);
+        // m = c · 255 + ½ truncated, as two separate roundings (no fused multiply-add);
+        // zero where c is not above zero (NaN included).
+        __m256 scaled = _mm256_add_ps(_mm256_mul_ps(c, scale), half);
+        __m256i m = _mm256_maskz_cvttps_epu32(_mm256_cmp_ps_mask(c, zero, _CMP_GT_OQ), scaled);
+        uint8_t bytes[8];
+        _mm_storel_epi64((__m128i *)bytes, _mm256_cvtepi32_epi8(m));
+        mask_step(wide, bytes, dst + i, n);
+        i += n;
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl")))
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
     const __m512i wide = _mm512_cvtepu8_epi16(_mm256_set1_epi32((int)color));
     size_t i = 0;
@@ -194,6 +213,9 @@ int lamina_kernels_have_avx2(void) { return 0; }
 int lamina_kernels_have_avx512(void) { return 0; }
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
+    (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
 }
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
     (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here

@@ -27,6 +27,8 @@ public final class CoverageRasterizer {
     private var originX = 0
     private var originY = 0
     private let coverageRow: UnsafeMutableBufferPointer<Float>
+    /// The coverage of one span of the fast sweep (at most one bitmap word's 64 cells).
+    private let spanCoverage: UnsafeMutableBufferPointer<Float>
     /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
     /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
     private var rowClip0 = 0.0, rowClip1 = 0.0
@@ -48,6 +50,8 @@ public final class CoverageRasterizer {
         rowLastWord.initialize(repeating: -1)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
+        spanCoverage = .allocate(capacity: 64)
+        spanCoverage.initialize(repeating: 0)
     }
 
     deinit {
@@ -56,6 +60,7 @@ public final class CoverageRasterizer {
         rowFirstWord.deallocate()
         rowLastWord.deallocate()
         coverageRow.deallocate()
+        spanCoverage.deallocate()
     }
 
     /// The rows and columns a set of polygons can touch, clipped; nil when nothing can show.
@@ -165,8 +170,8 @@ public final class CoverageRasterizer {
     }
 
     /// The fast sweep: the same coverage as `rasterize`, cell for cell, but it visits only
-    /// the cells edges touched (found through a per-row bitmap) and hands the constant-coverage
-    /// stretches between them to `sink` as runs.
+    /// the stretches of cells edges touched (found through a per-row bitmap), handed to `sink`
+    /// as spans of per-pixel coverage, and the constant-coverage stretches between them as runs.
     public func rasterizeSpans<Sink: SpanSink>(
         _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil, into sink: inout Sink
     ) {
@@ -205,21 +210,26 @@ public final class CoverageRasterizer {
             rowFirstWord[local] = Int32.max
             rowLastWord[local] = -1
             for w in firstWord...lastWord {
-                var bits = touched[words + w]
+                let bits = touched[words + w]
                 if bits == 0 { continue }
                 touched[words + w] = 0
-                while bits != 0 {
-                    let x = originX + w << 6 + bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    if visible && x > next { emitRun(next, x, y, rule.coverage(acc), e, &sink) }
+                // The word's first to last touched cell, as one span of per-pixel coverage
+                // (cells between touched ones are zero, so they carry the sum unchanged).
+                let first = originX + w << 6 + bits.trailingZeroBitCount
+                let end = originX + w << 6 + 64 - bits.leadingZeroBitCount
+                if visible && first > next { emitRun(next, first, y, rule.coverage(acc), e, &sink) }
+                for x in first..<end {
                     acc += cells[base + x]
                     cells[base + x] = 0
-                    if visible && x >= e.outX0 && x < e.outX1 {
-                        let c = rule.coverage(acc)
-                        if c > 0 { sink.pixel(x: x, y: y, coverage: c) }   // also drops NaN
-                    }
-                    next = x + 1
+                    spanCoverage[x - first] = rule.coverage(acc)
                 }
+                if visible {
+                    let a = max(first, e.outX0), b = min(end, e.outX1)
+                    if a < b {
+                        sink.span(x0: a, y: y, coverage: UnsafePointer(spanCoverage.baseAddress! + (a - first)), count: b - a)
+                    }
+                }
+                next = end
             }
             if visible && next < e.colEnd { emitRun(next, e.colEnd, y, rule.coverage(acc), e, &sink) }
         }

@@ -9,10 +9,17 @@ public protocol SpanSink {
     mutating func pixel(x: Int, y: Int, coverage: Float)
     /// Pixels `x0 ..< x1` of row `y`, all with the same coverage.
     mutating func run(x0: Int, x1: Int, y: Int, coverage: Float)
+    /// Pixels `x0 ..< x0 + count` of row `y`, each with its own coverage (through the fill
+    /// rule, so in 0…1, or NaN): exactly `pixel` for every coverage above zero.
+    mutating func span(x0: Int, y: Int, coverage: UnsafePointer<Float>, count: Int)
 }
 
 extension SpanSink {
     public func prefetch(x: Int, y: Int) {}
+
+    public mutating func span(x0: Int, y: Int, coverage: UnsafePointer<Float>, count: Int) {
+        for i in 0..<count where coverage[i] > 0 { pixel(x: x0 + i, y: y, coverage: coverage[i]) }   // drops NaN
+    }
 }
 
 /// Composites a solid premultiplied colour through coverage onto a pixel buffer. `pixel` is
@@ -45,6 +52,17 @@ struct SolidColorSink: SpanSink {
         if let mask { m = mask.apply(m, x: x, y: y) }
         guard m != 0 else { return }
         Blend.composite(color, coverage: m, into: base + y * stride + x)
+    }
+
+    @inline(__always)
+    mutating func span(x0: Int, y: Int, coverage: UnsafePointer<Float>, count: Int) {
+        let p = base + y * stride + x0
+        // Short spans (a near-vertical edge's two pixels) are cheaper one by one.
+        if count >= 4 && mask == nil && Blend.hasAVX512 {
+            lamina_blend_coverage_avx512(color, coverage, p, count)
+            return
+        }
+        for i in 0..<count where coverage[i] > 0 { pixel(x: x0 + i, y: y, coverage: coverage[i]) }   // drops NaN
     }
 
     @inline(__always)

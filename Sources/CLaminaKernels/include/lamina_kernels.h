@@ -27,6 +27,11 @@ void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count);
 /// src-over). Requires lamina_kernels_have_avx512().
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count);
 
+/// The same with float coverage in 0…1 (or NaN), turned into 0…255 exactly as LaminaRaster's
+/// solid paint does: m = trunc(c · 255 + 0.5) for c > 0, else 0. Requires
+/// lamina_kernels_have_avx512().
+void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_t *dst, size_t count);
+
 /// Bilinear image samples through a constant coverage (1…255), src-over onto `dst`, eight
 /// pixels per step, for as long as every sample's four texels lie inside the image; returns
 /// how many pixels it drew (a multiple of eight, possibly zero: the caller draws the rest).
