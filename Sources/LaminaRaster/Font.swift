@@ -16,25 +16,32 @@ public final class Font {
     private var library: FT_Library?
     private var face: FT_Face?
     private var currentSize = 0.0
-    private var outlines: [GlyphKey: Glyph] = [:]
-    private var masks: [MaskKey: GlyphMask] = [:]
+    /// Glyph outlines and coverage masks, per size; the size drawn last is kept at hand, since
+    /// text comes in runs of one size.
+    private var caches: [Double: SizeCache] = [:]
+    private var lastCache: SizeCache?
 
-    struct MaskKey: Hashable {
-        var index: UInt32
-        var size: Double
-        var subpixelX: UInt8
-        var subpixelY: UInt8
+    /// What is cached for one size: outlines by glyph index, masks by glyph index and
+    /// subpixel offset packed into one integer (a cheap key to hash).
+    final class SizeCache {
+        let size: Double
+        var outlines: [UInt32: Glyph] = [:]
+        var masks: [Int: GlyphMask] = [:]
+        init(size: Double) { self.size = size }
+    }
+
+    private func cache(for size: Double) -> SizeCache {
+        if let lastCache, lastCache.size == size { return lastCache }
+        let found = caches[size] ?? SizeCache(size: size)
+        caches[size] = found
+        lastCache = found
+        return found
     }
 
     /// Pen positions are rounded to 1/16 px across and 1/4 px down for cached glyph coverage
     /// (text runs along x, so x carries the fine fractions).
     public static let subpixelStepsX = 16
     public static let subpixelStepsY = 4
-
-    struct GlyphKey: Hashable {
-        var index: UInt32
-        var size: Double
-    }
 
     /// One glyph at one size: its outline with the origin on the baseline (y down) and its
     /// unhinted advance in pixels.
@@ -89,8 +96,8 @@ public final class Font {
 
     /// The glyph's outline and advance at `size` pixels per em (cached).
     public func glyph(_ index: UInt32, size: Double) -> Glyph {
-        let key = GlyphKey(index: index, size: size)
-        if let cached = outlines[key] { return cached }
+        let sized = cache(for: size)
+        if let cached = sized.outlines[index] { return cached }
         var glyph = Glyph(path: Path(), advance: 0, polygons: [])
         if let face {
             setSize(size)
@@ -100,19 +107,20 @@ public final class Font {
                 glyph.polygons = glyph.path.flattened()
             }
         }
-        outlines[key] = glyph
+        sized.outlines[index] = glyph
         return glyph
     }
 
     /// The glyph's coverage rasterized once at the offset (subpixelX / 16, subpixelY / 4) px
     /// from an integer pen position (cached): exact-area coverage, 0…255.
     func mask(_ index: UInt32, size: Double, subpixelX: Int, subpixelY: Int) -> GlyphMask {
-        let key = MaskKey(index: index, size: size, subpixelX: UInt8(subpixelX), subpixelY: UInt8(subpixelY))
-        if let cached = masks[key] { return cached }
+        let sized = cache(for: size)
+        let key = Int(index) << 8 | subpixelX << 4 | subpixelY
+        if let cached = sized.masks[key] { return cached }
         let dx = Double(subpixelX) / Double(Self.subpixelStepsX), dy = Double(subpixelY) / Double(Self.subpixelStepsY)
         let polygons = glyph(index, size: size).polygons.map { $0.map { Point(x: $0.x + dx, y: $0.y + dy) } }
         let mask = GlyphMask(polygons: polygons)
-        masks[key] = mask
+        sized.masks[key] = mask
         return mask
     }
 
