@@ -27,14 +27,16 @@ extension Layer {
         (isPresentation ? model() : self).animations.entries.filter(\.isKeyed).map(\.key)
     }
 
-    /// The value `keyPath` shows at `time`: the model value with this layer's committed
-    /// animations applied in add order. Display-link code reads this at
-    /// `targetTimestamp` to follow an animation in the frame being built.
+    /// The value `keyPath` shows at media time `time`: the model value with this layer's
+    /// committed animations applied in add order, in the layer's own time (rule 2).
+    /// Display-link code reads this at `targetTimestamp` to follow an animation in the frame
+    /// being built.
     public func presentationValue(forKeyPath keyPath: String, at time: Double) -> AnimatableValue? {
         let model = model()
+        let local = model.convertTime(time, from: nil)
         var value = model.value(forKeyPath: keyPath)
         for entry in model.animations.entries where entry.animation.keyPath == keyPath {
-            if let animated = entry.value(at: time, over: value) { value = animated }
+            if let animated = entry.value(at: local, over: value) { value = animated }
         }
         return value
     }

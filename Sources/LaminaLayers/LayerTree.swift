@@ -31,7 +31,9 @@ public final class LayerTree {
             for i in layer.animations.entries.indices where !layer.animations.entries[i].isCommitted {
                 var entry = layer.animations.entries[i]
                 if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
-                if entry.animation.timing.beginTime == 0 { entry.animation.timing.beginTime = time }
+                if entry.animation.timing.beginTime == 0 {
+                    entry.animation.timing.beginTime = layer.convertTime(time, from: nil)   // layer time (rule 5)
+                }
                 let current = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath)
                     ?? layer.value(forKeyPath: entry.animation.keyPath)
                 if let current { entry.ends = entry.animation.resolvedEnds(current: current) }
@@ -50,14 +52,19 @@ public final class LayerTree {
     public func updatePresentation(at time: Double) -> [() -> Void] {
         var callbacks: [() -> Void] = []
         var running = false
-        _ = presentation(of: root, at: time, callbacks: &callbacks, running: &running)
+        _ = presentation(of: root, parentTime: time, parentRate: 1, callbacks: &callbacks, running: &running)
         hasRunningAnimations = running
         needsDisplay = false
         return callbacks
     }
 
-    private func presentation(of layer: Layer, at time: Double, callbacks: inout [() -> Void],
+    /// `parentTime` is the superlayer's time (media time for the root) and `parentRate` how
+    /// fast it runs against media time: a layer whose time does not advance (speed 0 on the
+    /// way down) keeps no frame running (rules 2, 3).
+    private func presentation(of layer: Layer, parentTime: Double, parentRate: Double, callbacks: inout [() -> Void],
                               running: inout Bool) -> Layer {
+        let time = layer.localTime(fromSuperlayerTime: parentTime)
+        let rate = parentRate * layer.speed
         callbacks.append(contentsOf: layer.pendingCallbacks)
         layer.pendingCallbacks.removeAll()
         let copy = layer.makePresentationCopy()
@@ -72,7 +79,7 @@ public final class LayerTree {
             if !entry.hasFinished {
                 if timing.speed != 0 && time >= timing.endTime {
                     finishedIndices.append(i)
-                } else if timing.speed != 0 {
+                } else if timing.speed != 0 && rate != 0 {
                     running = true
                 }
             }
@@ -87,7 +94,7 @@ public final class LayerTree {
             }
         }
         copy.adoptPresentationSublayers(layer.sublayers.map {
-            presentation(of: $0, at: time, callbacks: &callbacks, running: &running)
+            presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running)
         })
         layer.presentationLayer = copy
         return copy

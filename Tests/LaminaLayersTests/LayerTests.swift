@@ -249,3 +249,92 @@ struct RendererTests {
         #expect(buffer[1, 1] == 0xFF00_0000)
     }
 }
+
+@Suite("Layer time (rules 2, 3, 5)")
+struct LayerTimeTests {
+    /// root ← parent ← child, committed at `time`.
+    func makeTree(time: Double = 0) -> (LayerTree, Layer, Layer) {
+        let root = Layer(), parent = Layer(), child = Layer()
+        root.addSublayer(parent)
+        parent.addSublayer(child)
+        let tree = LayerTree(root: root)
+        tree.commit(at: time)
+        tree.updatePresentation(at: time)
+        return (tree, parent, child)
+    }
+
+    @Test("t_L = (t_parent − beginTime) · speed + timeOffset, recursively; convertTime inverts it (rule 2)")
+    func layerTimeChain() {
+        let (_, parent, child) = makeTree()
+        parent.beginTime = 2; parent.speed = 3; parent.timeOffset = 0.5
+        child.beginTime = 1; child.speed = 0.5; child.timeOffset = -4
+        // media 10 → parent (10 − 2)·3 + 0.5 = 24.5 → child (24.5 − 1)·0.5 − 4 = 7.75
+        #expect(parent.convertTime(10, from: nil) == 24.5)
+        #expect(child.convertTime(10, from: nil) == 7.75)
+        #expect(child.convertTime(24.5, from: parent) == 7.75)
+        #expect(child.convertTime(7.75, to: nil) == 10)
+        #expect(child.convertTime(7.75, to: parent) == 24.5)
+        #expect(parent.convertTime(24.5, to: child) == 7.75)
+        let other = Layer()                                               // another tree: via media time
+        other.speed = 2
+        #expect(other.convertTime(7.75, from: child) == 20)
+    }
+
+    @Test("the inverse through speed 0 treats 1/0 as 0, so it stays finite (rule 2, Lamina choice)")
+    func speedZeroInverse() {
+        let (_, parent, child) = makeTree()
+        parent.speed = 0; parent.timeOffset = 3; parent.beginTime = 1
+        #expect(child.convertTime(100, from: nil) == 3)
+        let back = child.convertTime(42, to: nil)
+        #expect(back.isFinite && back == 1)                               // (42 − 3)·0 + 1
+    }
+
+    @Test("animations run in their layer's time: speed 2 halves the wall duration, beginTime is layer time (rule 5)")
+    func animationInLayerTime() throws {
+        let (tree, parent, child) = makeTree()
+        parent.speed = 2
+        tree.commit(at: 1)
+        child.add(BasicAnimation(keyPath: "opacity", from: .scalar(0), to: .scalar(1), duration: 1), forKey: "fade")
+        tree.commit(at: 1)
+        let begin = try #require(child.animation(forKey: "fade")).timing.beginTime
+        #expect(begin == 2)                                               // media 1 in the child's time
+        tree.updatePresentation(at: 1.25)                                 // child time 2.5: half way
+        #expect(abs(try #require(child.presentation()).opacity - 0.5) < 1e-12)
+        for c in tree.updatePresentation(at: 1.5) { c() }                 // child time 3: the end
+        #expect(child.animationKeys().isEmpty)
+    }
+
+    @Test("pause and resume (QA1673): frozen while paused, continuous across resume; speed 0 freezes descendants (rule 3)")
+    func pauseResume() throws {
+        let (tree, parent, child) = makeTree(time: 100)
+        child.add(BasicAnimation(keyPath: "position.x", from: .scalar(0), to: .scalar(100), duration: 1), forKey: "move")
+        tree.commit(at: 100)
+        tree.updatePresentation(at: 100.3)
+        #expect(abs(try #require(child.presentation()).position.x - 30) < 1e-9)
+
+        // Pause at 100.3, on the parent: the child's animation freezes too.
+        let pausedAt = parent.convertTime(100.3, from: nil)
+        parent.speed = 0
+        parent.timeOffset = pausedAt
+        tree.commit(at: 100.3)
+        for now in [100.3, 101, 107.5] {
+            tree.updatePresentation(at: now)
+            #expect(abs(try #require(child.presentation()).position.x - 30) < 1e-9, "paused, at \(now)")
+        }
+        #expect(!tree.hasRunningAnimations)                               // nothing to redraw while paused
+        #expect(child.animationKeys() == ["move"])
+
+        // Resume at 107.5: continues from 30 with no jump.
+        let p = parent.timeOffset
+        parent.speed = 1
+        parent.timeOffset = 0
+        parent.beginTime = 0
+        parent.beginTime = parent.convertTime(107.5, from: nil) - p
+        tree.commit(at: 107.5)
+        tree.updatePresentation(at: 107.5)
+        #expect(abs(try #require(child.presentation()).position.x - 30) < 1e-9)
+        tree.updatePresentation(at: 107.9)
+        #expect(abs(try #require(child.presentation()).position.x - 70) < 1e-9)
+        #expect(tree.hasRunningAnimations)
+    }
+}
