@@ -37,14 +37,21 @@ public struct BasicAnimation: Sendable {
 
     /// The ends (from, to) given the property's value before the animation (rule 15).
     public func resolvedEnds(current: AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue) {
+        resolvedEnds(presentation: current, model: current)
+    }
+
+    /// The ends (from, to) when the property shows `presentation` and holds `model`: a
+    /// missing start is the shown value, a missing end the model value (rule 15; with neither
+    /// given, from the previous value to the current one).
+    public func resolvedEnds(presentation: AnimatableValue, model: AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue) {
         switch (fromValue, toValue, byValue) {
         case (let f?, let t?, _): return (f, t)
         case (let f?, nil, let b?): return (f, f.adding(b))
         case (nil, let t?, let b?): return (t.subtracting(b), t)
-        case (let f?, nil, nil): return (f, current)
-        case (nil, let t?, nil): return (current, t)
-        case (nil, nil, let b?): return (current, current.adding(b))
-        case (nil, nil, nil): return (current, current)
+        case (let f?, nil, nil): return (f, model)
+        case (nil, let t?, nil): return (presentation, t)
+        case (nil, nil, let b?): return (presentation, presentation.adding(b))
+        case (nil, nil, nil): return (presentation, model)
         }
     }
 

@@ -11,6 +11,16 @@ struct AnimationEntry {
     var isCommitted = false
     var hasFinished = false
     var completion: ((Bool) -> Void)?
+    /// The transaction completion blocks waiting for this animation (rule 39).
+    var groups: [CompletionGroup] = []
+
+    /// What runs when the animation ends or is removed, in order: transaction completion
+    /// blocks that became due, then the animation's own completion (rule 35).
+    func endCallbacks(finished: Bool) -> [() -> Void] {
+        var callbacks = groups.compactMap { $0.animationEnded() }
+        if let completion { callbacks.append { completion(finished) } }
+        return callbacks
+    }
 
     /// The animated value at layer time `time` over `underlying` (the value below it in the
     /// stack), or nil where the animation does not apply.

@@ -11,8 +11,10 @@ extension Layer {
         precondition(!isPresentation, "add animations to the model layer")
         if let key { removeAnimation(forKey: key) }
         let storedKey = key ?? animations.anonymousKey()
-        animations.entries.append(AnimationEntry(key: storedKey, isKeyed: key != nil,
-                                                 animation: animation, completion: completion))
+        var entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
+        entry.groups = Transaction.completionGroupsForNewAnimation()
+        for group in entry.groups { group.pending += 1 }
+        animations.entries.append(entry)
         setNeedsCommit()
     }
 
@@ -59,7 +61,7 @@ extension Layer {
 
     func stopped(_ entry: AnimationEntry, finished: Bool) {
         setNeedsCommit()
-        guard !entry.hasFinished, let completion = entry.completion else { return }
-        pendingCallbacks.append { completion(finished) }
+        guard !entry.hasFinished else { return }
+        pendingCallbacks.append(contentsOf: entry.endCallbacks(finished: finished))
     }
 }

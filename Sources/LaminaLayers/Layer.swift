@@ -50,49 +50,49 @@ open class Layer {
     /// The anchor point's position in the superlayer's coordinates.
     public var position: Point {
         get { properties.position }
-        set { mutate { $0.position = newValue } }
+        set { mutate("position") { $0.position = newValue } }
     }
 
     /// The layer's own coordinate space: its origin and size.
     public var bounds: Rect {
         get { properties.bounds }
-        set { mutate { $0.bounds = newValue.standardized } }
+        set { mutate("bounds") { $0.bounds = newValue.standardized } }
     }
 
     /// Where `position` sits inside the bounds, in unit coordinates (0.5, 0.5 = centre).
     public var anchorPoint: Point {
         get { properties.anchorPoint }
-        set { mutate { $0.anchorPoint = newValue } }
+        set { mutate("anchorPoint") { $0.anchorPoint = newValue } }
     }
 
     /// Front-to-back order among siblings and a z translation (rule 54).
     public var zPosition: Double {
         get { properties.zPosition }
-        set { mutate { $0.zPosition = newValue } }
+        set { mutate("zPosition") { $0.zPosition = newValue } }
     }
 
     /// Applied about the anchor point (rule 51).
     public var transform: Transform3D {
         get { properties.transform }
-        set { mutate { $0.transform = newValue } }
+        set { mutate("transform") { $0.transform = newValue } }
     }
 
     /// 0 (invisible) … 1 (opaque); multiplies the whole subtree.
     public var opacity: Double {
         get { properties.opacity }
-        set { mutate { $0.opacity = newValue } }
+        set { mutate("opacity") { $0.opacity = newValue } }
     }
 
     /// Fills the bounds behind the layer's content; nil draws nothing.
     public var backgroundColor: Color? {
         get { properties.backgroundColor }
-        set { mutate { $0.backgroundColor = newValue } }
+        set { mutate("backgroundColor") { $0.backgroundColor = newValue } }
     }
 
     /// A hidden layer and its subtree are not drawn and not hit.
     public var isHidden: Bool {
         get { properties.isHidden }
-        set { mutate { $0.isHidden = newValue } }
+        set { mutate("hidden") { $0.isHidden = newValue } }
     }
 
     // MARK: Layer time (rule 2)
@@ -100,20 +100,20 @@ open class Layer {
     /// When the layer's time starts, in its superlayer's time (media time for a root).
     public var beginTime: Double {
         get { properties.beginTime }
-        set { mutate { $0.beginTime = newValue } }
+        set { mutate("beginTime") { $0.beginTime = newValue } }
     }
 
     /// How fast the layer's time runs against its superlayer's; 0 freezes the layer and every
     /// animation in its subtree, negative runs them backwards.
     public var speed: Double {
         get { properties.speed }
-        set { mutate { $0.speed = newValue } }
+        set { mutate("speed") { $0.speed = newValue } }
     }
 
     /// Added to the layer's time (the "paused at" value of the pause idiom, rule 3).
     public var timeOffset: Double {
         get { properties.timeOffset }
-        set { mutate { $0.timeOffset = newValue } }
+        set { mutate("timeOffset") { $0.timeOffset = newValue } }
     }
 
     /// This layer's time for its superlayer's time `t`: `(t − beginTime) · speed + timeOffset`.
@@ -153,19 +153,44 @@ open class Layer {
     }
 
     /// The bounding box of the bounds placed with the anchor on `position`, through
-    /// `transform` (rule 49). Derived, not stored.
+    /// `transform` (rule 49). Derived, not stored: setting it sets `position`, then
+    /// `bounds.size` (so two actions run, under "position" and "bounds", rule 42), placing the
+    /// untransformed bounds at the frame.
     public var frame: Rect {
-        let t = transformToSuperlayer()
-        let b = bounds
-        let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
-                       Point(x: b.minX, y: b.maxY), Point(x: b.maxX, y: b.maxY)]
-        return Rect.boundingBox(of: corners.compactMap { t.project($0) })
+        get {
+            let t = transformToSuperlayer()
+            let b = bounds
+            let corners = [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
+                           Point(x: b.minX, y: b.maxY), Point(x: b.maxX, y: b.maxY)]
+            return Rect.boundingBox(of: corners.compactMap { t.project($0) })
+        }
+        set {
+            let f = newValue.standardized, a = anchorPoint
+            position = Point(x: f.minX + a.x * f.width, y: f.minY + a.y * f.height)
+            bounds = Rect(origin: bounds.origin, size: f.size)
+        }
     }
 
-    func mutate(_ change: (inout Properties) -> Void) {
+    // MARK: Actions (rules 40–43)
+
+    /// Asked first for the action of a changed property. Weak, as in Core Animation.
+    public weak var delegate: LayerDelegate?
+    /// Per-key actions, searched after the delegate (`.none` ends the search).
+    public var actions: [String: ActionAnswer] = [:]
+    /// Searched after `actions`.
+    public var style: LayerStyle?
+
+    /// The class's own action for `key`, searched after `style`; nil here (the stock
+    /// animations are a separate, last step: rule 40). Subclasses override it.
+    open class func defaultAction(forKey key: String) -> (any LayerAction)? { nil }
+
+    /// Changes model properties, then runs the action for `key` (rule 40).
+    func mutate(_ key: String, _ change: (inout Properties) -> Void) {
         precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        let old = value(forKeyPath: key)
         change(&properties)
         setNeedsCommit()
+        propertyDidChange(key, from: old)
     }
 
     /// Marks the tree as changed so the next frame commits and draws it.
@@ -278,9 +303,11 @@ open class Layer {
     /// Sets a model property by key path (the model-side twin of `value(forKeyPath:)`).
     public func setValue(_ value: AnimatableValue, forKeyPath keyPath: String) {
         precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        let old = self.value(forKeyPath: keyPath)
         precondition(applyAnimatedValue(value, forKeyPath: keyPath),
                      "\(type(of: self)) has no animatable property '\(keyPath)' of that type")
         setNeedsCommit()
+        propertyDidChange(keyPath, from: old)
     }
 
     // MARK: Geometry

@@ -22,11 +22,12 @@ public final class LayerTree {
     }
 
     /// Whether the next frame would differ from the last: model changes or animations.
-    public var needsFrame: Bool { needsCommit || needsDisplay || hasRunningAnimations }
+    public var needsFrame: Bool { needsCommit || needsDisplay || hasRunningAnimations || Transaction.hasDueCallbacks }
 
     /// Commits model changes and new animations at media time `time`: default durations
     /// (0 → 0.25 s), begin times (0 → `time`) and from/to values resolve now (rules 5, 15).
     public func commit(at time: Double) {
+        Transaction.flush()                                   // the implicit transaction (rule 38)
         visit(root) { layer in
             for i in layer.animations.entries.indices where !layer.animations.entries[i].isCommitted {
                 var entry = layer.animations.entries[i]
@@ -34,9 +35,11 @@ public final class LayerTree {
                 if entry.animation.timing.beginTime == 0 {
                     entry.animation.timing.beginTime = layer.convertTime(time, from: nil)   // layer time (rule 5)
                 }
-                let current = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath)
-                    ?? layer.value(forKeyPath: entry.animation.keyPath)
-                if let current { entry.ends = entry.animation.resolvedEnds(current: current) }
+                // A missing start is the presentation value, a missing end the committed
+                // model value (rule 15, decision 38).
+                let model = layer.value(forKeyPath: entry.animation.keyPath)
+                let shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
+                if let model, let shown { entry.ends = entry.animation.resolvedEnds(presentation: shown, model: model) }
                 entry.isCommitted = true
                 layer.animations.entries[i] = entry
             }
@@ -50,7 +53,7 @@ public final class LayerTree {
     /// callbacks to run once the frame is on its way (rule 35, 80).
     @discardableResult
     public func updatePresentation(at time: Double) -> [() -> Void] {
-        var callbacks: [() -> Void] = []
+        var callbacks = Transaction.takeDueCallbacks()
         var running = false
         _ = presentation(of: root, parentTime: time, parentRate: 1, callbacks: &callbacks, running: &running)
         hasRunningAnimations = running
@@ -86,7 +89,7 @@ public final class LayerTree {
         }
         for i in finishedIndices.reversed() {
             let entry = layer.animations.entries[i]
-            if let completion = entry.completion { callbacks.append { completion(true) } }
+            callbacks.append(contentsOf: entry.endCallbacks(finished: true))
             if entry.animation.isRemovedOnCompletion {
                 layer.animations.entries.remove(at: i)
             } else {

@@ -18,25 +18,27 @@ open class ShapeLayer: Layer {
     /// The shape, in the layer's bounds space; nil draws nothing.
     public var path: Path? {
         get { shape.path }
-        set { mutateShape { $0.path = newValue } }
+        set { mutateShape("path") { $0.path = newValue } }
     }
 
     /// The fill colour; opaque black by default, nil for no fill.
     public var fillColor: Color? {
         get { shape.fillColor }
-        set { mutateShape { $0.fillColor = newValue } }
+        set { mutateShape("fillColor") { $0.fillColor = newValue } }
     }
 
     /// Non-zero (default) or even-odd.
     public var fillRule: FillRule {
         get { shape.fillRule }
-        set { mutateShape { $0.fillRule = newValue } }
+        set { mutateShape("fillRule") { $0.fillRule = newValue } }
     }
 
-    private func mutateShape(_ change: (inout ShapeProperties) -> Void) {
+    private func mutateShape(_ key: String, _ change: (inout ShapeProperties) -> Void) {
         precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        let old = value(forKeyPath: key)
         change(&shape)
         setNeedsCommit()
+        propertyDidChange(key, from: old)
     }
 
     open override func makePresentationCopy() -> Layer {

@@ -118,7 +118,10 @@ public final class ElasticField {
     private func animate(_ layer: Layer, to target: Point,
                          _ spring: (duration: Double, dampingRatio: Double, velocity: Double),
                          completion: ((Bool) -> Void)?) {
+        Transaction.begin()
+        Transaction.disableActions = true      // a view-backed layer: no implicit action (rule 44)
         layer.position = target
+        Transaction.commit()
         let animation = BasicAnimation(
             keyPath: "position", to: .point(target),
             spring: Spring(dampingRatio: spring.dampingRatio, duration: spring.duration, initialVelocity: spring.velocity),
@@ -133,7 +136,10 @@ public final class ElasticField {
             if case .point(let p)? = layer.presentationValue(forKeyPath: "position", at: link.targetTimestamp) { return p }
             return layer.position
         }
+        Transaction.begin()
+        Transaction.disableActions = true      // rebuilt every frame: never itself animated (rule 41)
         field.path = Self.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: positions)
+        Transaction.commit()
         if controlPoints.allSatisfy({ $0.animationKeys().isEmpty }) { link.isPaused = true }
     }
 }

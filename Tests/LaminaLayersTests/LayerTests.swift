@@ -50,7 +50,10 @@ struct LayerTests {
     @Test("uncommitted model changes are invisible until the commit (rule 46)")
     func lastCommittedState() throws {
         let (tree, child) = makeTree()
+        Transaction.begin()
+        Transaction.disableActions = true
         child.position = Point(x: 300, y: 100)
+        Transaction.commit()
         #expect(tree.needsFrame)
         #expect(try #require(child.presentation()).position == Point(x: 50, y: 25))
         tree.commit(at: 11)
