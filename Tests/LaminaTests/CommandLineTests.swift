@@ -57,4 +57,33 @@ struct CommandLineTests {
         #expect(files.contains("contact-sheet.png"))
         #expect(files.filter { $0.hasPrefix("frame-") }.count > 30)
     }
+
+    func output(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("lamina curve basic prints rule 8's autoreverse row; bad parameters exit 64 with a reason")
+    func curve() throws {
+        let result = try output(["curve", "basic", "--from", "0", "--to", "1", "--model", "0.5", "--duration", "1",
+                                 "--autoreverses", "--removed-on-completion", "false", "--at", "0.5,1.2,2.1", "--json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let values = try #require(json["samples"] as? [[String: Double]]).compactMap { $0["value"] }
+        #expect(values.count == 3)
+        for (value, expected) in zip(values, [0.5, 0.8, 0.5]) { #expect(abs(value - expected) < 1e-9) }
+        let bad = try run(["curve", "timing", "--bezier", "2,0,1,1"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("x1 and x2 must lie in [0, 1]"), "\(bad.stderr)")
+        let spring = try output(["curve", "spring", "--samples", "2"])
+        #expect(spring.stdout.contains("settlingDuration = 1.4727003346780927"))   // rule 29's default spring
+    }
 }
