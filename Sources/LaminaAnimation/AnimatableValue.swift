@@ -8,7 +8,8 @@ public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
     case rect(Rect)
     /// A colour; nil is a valid colour value (no colour) that does not interpolate.
     case color(Color?)
-    case transform(Transform3D)
+    /// Boxed: a 4×4 matrix would make every value (and every animation) 130 bytes.
+    indirect case transform(Transform3D)
     case bool(Bool)
 
     /// Componentwise interpolation from `self` (t = 0) to `other` (t = 1). Mismatched kinds

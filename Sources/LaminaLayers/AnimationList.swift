@@ -1,7 +1,8 @@
 import LaminaAnimation
 
-/// One animation attached to a layer, with what the commit resolved for it.
-struct AnimationEntry {
+/// One animation attached to a layer, with what the commit resolved for it. A reference,
+/// so evaluating thousands of animations every frame never copies them.
+final class AnimationEntry {
     var key: String
     /// False for animations added with a nil key (not listed by `animationKeys()`).
     var isKeyed: Bool
@@ -14,6 +15,13 @@ struct AnimationEntry {
     /// The transaction completion blocks waiting for this animation (rule 39).
     var groups: [CompletionGroup] = []
 
+    init(key: String, isKeyed: Bool, animation: BasicAnimation, completion: ((Bool) -> Void)?) {
+        self.key = key
+        self.isKeyed = isKeyed
+        self.animation = animation
+        self.completion = completion
+    }
+
     /// What runs when the animation ends or is removed, in order: transaction completion
     /// blocks that became due, then the animation's own completion (rule 35).
     func endCallbacks(finished: Bool) -> [() -> Void] {
@@ -25,9 +33,14 @@ struct AnimationEntry {
     /// The animated value at layer time `time` over `underlying` (the value below it in the
     /// stack), or nil where the animation does not apply.
     func value(at time: Double, over underlying: AnimatableValue?) -> AnimatableValue? {
+        value(at: time) { underlying }
+    }
+
+    /// The same, reading the underlying value only when the animation is additive.
+    func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
         guard isCommitted, let ends, let phase = animation.timing.phase(at: time) else { return nil }
         let value = ends.from.interpolated(to: ends.to, by: animation.progress(for: phase))
-        if animation.isAdditive, let underlying { return underlying.adding(value) }
+        if animation.isAdditive, let underlying = underlying() { return underlying.adding(value) }
         return value
     }
 }

@@ -11,7 +11,7 @@ extension Layer {
         precondition(!isPresentation, "add animations to the model layer")
         if let key { removeAnimation(forKey: key) }
         let storedKey = key ?? animations.anonymousKey()
-        var entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
+        let entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
         entry.groups = Transaction.completionGroupsForNewAnimation()
         for group in entry.groups { group.pending += 1 }
         animations.entries.append(entry)

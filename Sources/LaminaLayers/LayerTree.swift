@@ -29,8 +29,7 @@ public final class LayerTree {
     public func commit(at time: Double) {
         Transaction.flush()                                   // the implicit transaction (rule 38)
         visit(root) { layer in
-            for i in layer.animations.entries.indices where !layer.animations.entries[i].isCommitted {
-                var entry = layer.animations.entries[i]
+            for entry in layer.animations.entries where !entry.isCommitted {
                 if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
                 if entry.animation.timing.beginTime == 0 {
                     entry.animation.timing.beginTime = layer.convertTime(time, from: nil)   // layer time (rule 5)
@@ -41,7 +40,6 @@ public final class LayerTree {
                 let shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
                 if let model, let shown { entry.ends = entry.animation.resolvedEnds(presentation: shown, model: model) }
                 entry.isCommitted = true
-                layer.animations.entries[i] = entry
             }
         }
         if needsCommit { needsDisplay = true }
@@ -76,8 +74,9 @@ public final class LayerTree {
         for (i, entry) in layer.animations.entries.enumerated() {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.animation.timing
-            if let value = entry.value(at: time, over: copy.value(forKeyPath: entry.animation.keyPath)) {
-                copy.applyAnimatedValue(value, forKeyPath: entry.animation.keyPath)
+            let keyPath = entry.animation.keyPath
+            if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
+                copy.applyAnimatedValue(value, forKeyPath: keyPath)
             }
             if !entry.hasFinished {
                 if timing.speed != 0 && time >= timing.endTime {

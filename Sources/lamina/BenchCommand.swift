@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import LaminaGeometry
+import LaminaAnimation
+import LaminaLayers
 import Lamina
 import LaminaBenchmarks
 import LaminaDisplay
@@ -19,10 +22,12 @@ struct BenchCommand: ParsableCommand {
             every frame is timed; one row per workload with min and median ms. \
             elastic: the elastic field on a 1920x1080 dummy display, tapped repeatedly on a \
             virtual clock; every frame of the wobble is timed (drawing into the shadow buffer, \
-            then copying into the scanout buffer and flipping). Build with -c release.
+            then copying into the scanout buffer and flipping). animations: 10,000 animations \
+            (basic with every curve, repeating and autoreversing, and springs) on 1,000 layers, \
+            the commit and presentation update of each frame timed. Build with -c release.
             """)
 
-    @Argument(help: "elastic, or nothing with --workloads.")
+    @Argument(help: "elastic or animations, or nothing with --workloads.")
     var what: String?
 
     @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
@@ -51,7 +56,10 @@ struct BenchCommand: ParsableCommand {
             guard what == nil else { throw ValidationError("give either --workloads or 'elastic'") }
             return try runWorkloads(workloads)
         }
-        guard what == "elastic" else { throw ValidationError("say what to measure: 'elastic' or --workloads FILE") }
+        if what == "animations" { return try runAnimations() }
+        guard what == "elastic" else {
+            throw ValidationError("say what to measure: 'elastic', 'animations' or --workloads FILE")
+        }
         guard taps > 0 else { throw ValidationError("--taps must be positive") }
         var logger = Logger(label: "lamina-bench")
         logger.logLevel = .warning
@@ -88,6 +96,70 @@ struct BenchCommand: ParsableCommand {
 }
 
 extension BenchCommand {
+    /// 10,000 animations running at once (half basic with mixed curves and repeats, half
+    /// springs) on 1,000 layers, evaluated frame after frame at 60 Hz of virtual time:
+    /// the cost of `updatePresentation` per frame.
+    func runAnimations() throws {
+        guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        let root = Layer()
+        let tree = LayerTree(root: root)
+        let curves: [TimingFunction] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
+        let keyPaths = ["position", "opacity", "bounds", "transform", "backgroundColor",
+                        "position.x", "position.y", "zPosition", "anchorPoint", "bounds.size"]
+        var count = 0
+        for i in 0..<1000 {
+            let layer = Layer()
+            layer.backgroundColor = .white
+            root.addSublayer(layer)
+            for (k, keyPath) in keyPaths.enumerated() {
+                let current = layer.value(forKeyPath: keyPath)!
+                let target = current.adding(Self.nudge(for: current, by: Double(i % 7 + k)))
+                var animation: BasicAnimation
+                if (i + k) % 2 == 0 {
+                    animation = BasicAnimation(keyPath: keyPath, to: target, duration: 0.5 + Double(i % 5) * 0.3)
+                    animation.timingFunction = curves[(i + k) % curves.count]
+                    animation.timing.repeatCount = .infinity
+                    animation.timing.autoreverses = i % 3 == 0
+                } else {
+                    animation = BasicAnimation(keyPath: keyPath, to: target,
+                                               spring: Spring(mass: 1, stiffness: 50 + Double(i % 9) * 20, damping: 3), duration: 100)
+                }
+                layer.add(animation, forKey: keyPath)
+                count += 1
+            }
+        }
+        tree.commit(at: 0)
+        var times: [Double] = []
+        let clock = SystemClock()
+        for f in 1...(frames + 3) {
+            let start = clock.now
+            tree.commit(at: Double(f) / 60)
+            _ = tree.updatePresentation(at: Double(f) / 60)
+            if f > 3 { times.append(clock.now - start) }
+        }
+        let s = Stats(times)
+        print("workload            frames   min ms  median ms  p95 ms  max ms")
+        print(String(format: "%-18@ %7d %8.3f %10.3f %7.3f %7.3f", "\(count) animations" as NSString, s.count, s.min, s.median, s.p95, s.max))
+        if let json {
+            let object: [String: Any] = ["workload": "animations", "animations": count, "layers": 1000, "update_ms": s.dictionary]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+        }
+    }
+
+    /// A change of the same kind as `value`, for a benchmark animation's target.
+    static func nudge(for value: AnimatableValue, by amount: Double) -> AnimatableValue {
+        switch value {
+        case .scalar: return .scalar(amount)
+        case .point: return .point(Point(x: amount, y: -amount))
+        case .size: return .size(Size(width: amount, height: amount))
+        case .rect: return .rect(Rect(x: 0, y: 0, width: amount, height: amount))
+        case .color: return .color(Color(red: -0.5, green: 0, blue: 0, alpha: 0))
+        case .transform: return .transform(Transform3D(translationX: amount, y: 0, z: 0))
+        case .bool(let b): return .bool(!b)
+        }
+    }
+
     func runWorkloads(_ path: String) throws {
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         guard threads > 0 else { throw ValidationError("--threads must be positive") }
