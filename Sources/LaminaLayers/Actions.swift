@@ -44,7 +44,8 @@ extension Layer {
     /// shape keys per its choice there). Only these among the properties Lamina has.
     static let implicitlyAnimatedKeys: Set<String> = [
         "bounds", "position", "zPosition", "anchorPoint", "transform", "opacity", "backgroundColor",
-        "path", "fillColor", "strokeColor", "lineWidth", "strokeStart", "strokeEnd", "lineDashPhase",
+        "cornerRadius", "borderWidth", "borderColor", "transform.scale",
+        "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "strokeStart", "strokeEnd", "lineDashPhase",
     ]
 
     /// The action for `key` (`CALayer.action(forKey:)`): the delegate, then `actions`, then

@@ -22,6 +22,10 @@ open class Layer {
         var beginTime = 0.0
         var speed = 1.0
         var timeOffset = 0.0
+        var cornerRadius = 0.0
+        var borderWidth = 0.0
+        var borderColor: Color? = .black
+        var masksToBounds = false
     }
 
     var properties = Properties()
@@ -93,6 +97,31 @@ open class Layer {
     public var isHidden: Bool {
         get { properties.isHidden }
         set { mutate("hidden") { $0.isHidden = newValue } }
+    }
+
+    /// Rounds the background, the border and (with `masksToBounds`) the clip; clamped to
+    /// half the shorter side when drawn.
+    public var cornerRadius: Double {
+        get { properties.cornerRadius }
+        set { mutate("cornerRadius") { $0.cornerRadius = newValue } }
+    }
+
+    /// Width of the border, drawn inside the bounds above the sublayers; 0 draws none.
+    public var borderWidth: Double {
+        get { properties.borderWidth }
+        set { mutate("borderWidth") { $0.borderWidth = newValue } }
+    }
+
+    /// The border's colour (opaque black by default, rule 48); nil draws none.
+    public var borderColor: Color? {
+        get { properties.borderColor }
+        set { mutate("borderColor") { $0.borderColor = newValue } }
+    }
+
+    /// Clips the layer's content and sublayers to its (rounded) bounds.
+    public var masksToBounds: Bool {
+        get { properties.masksToBounds }
+        set { mutate("masksToBounds") { $0.masksToBounds = newValue } }
     }
 
     // MARK: Layer time (rule 2)
@@ -275,6 +304,10 @@ open class Layer {
         case "opacity": return .scalar(properties.opacity)
         case "backgroundColor": return .color(properties.backgroundColor)
         case "hidden": return .bool(properties.isHidden)
+        case "cornerRadius": return .scalar(properties.cornerRadius)
+        case "borderWidth": return .scalar(properties.borderWidth)
+        case "borderColor": return .color(properties.borderColor)
+        case "masksToBounds": return .bool(properties.masksToBounds)
         default: return nil
         }
     }
@@ -295,6 +328,10 @@ open class Layer {
         case ("opacity", .scalar(let v)): properties.opacity = v
         case ("backgroundColor", .color(let c)): properties.backgroundColor = c
         case ("hidden", .bool(let b)): properties.isHidden = b
+        case ("cornerRadius", .scalar(let v)): properties.cornerRadius = v
+        case ("borderWidth", .scalar(let v)): properties.borderWidth = v
+        case ("borderColor", .color(let c)): properties.borderColor = c
+        case ("masksToBounds", .bool(let b)): properties.masksToBounds = b
         default: return false
         }
         return true

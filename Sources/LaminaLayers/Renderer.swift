@@ -1,50 +1,182 @@
 import LaminaGeometry
 import LaminaRaster
 
-/// Draws a presentation tree into a canvas: each layer's background over its bounds, then
-/// its own content (a shape layer's fill), then its sublayers back to front (rule 54, 61).
+/// Draws a presentation tree into a canvas. Per layer, back to front: the background
+/// (rounded by `cornerRadius`), a shape layer's fill and stroke, the sublayers in drawing
+/// order (rule 54) — those two clipped to the rounded bounds with `masksToBounds` — and the
+/// border on top, inside the bounds.
 ///
-/// Opacity multiplies down the subtree per drawn shape; group opacity (one offscreen per
-/// translucent subtree) arrives with the full renderer. Non-affine transforms are drawn by
-/// projecting the flattened geometry with clipping at w ≤ 0.
+/// Opacity is group opacity: a translucent layer with more than one thing to draw renders
+/// its subtree into an offscreen the size of what it covers, composited once; with a single
+/// element the colour's alpha is simply scaled (the same pixels, no offscreen). Non-affine
+/// transforms draw by projecting the flattened geometry with clipping at w ≤ 0.
 public final class Renderer {
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
+    /// Offscreens kept between frames, by size.
+    private var offscreens: [Int: [PixelBuffer]] = [:]
 
     public init() {}
 
     /// Clears the canvas to `background` and draws `root` and its subtree.
     public func render(_ root: Layer, into canvas: Canvas, background: Color) {
         canvas.clear(background)
-        draw(root, parent: .identity, opacity: 1, canvas: canvas)
+        draw(root, parent: .identity, canvas: canvas)
     }
 
-    private func draw(_ layer: Layer, parent: Transform3D, opacity inherited: Double, canvas: Canvas) {
+    private func draw(_ layer: Layer, parent: Transform3D, canvas: Canvas, alpha: Double = 1) {
         guard !layer.isHidden else { return }
-        let opacity = inherited * min(max(layer.opacity, 0), 1)
+        let opacity = alpha * min(max(layer.opacity, 0), 1)
         guard opacity > 0 else { return }
         let toDevice = layer.transformToSuperlayer().concatenating(parent)
-        if let background = layer.backgroundColor {
-            fill(Path(rect: layer.bounds), color: background.multiplyingAlpha(by: opacity),
-                 rule: .nonZero, transform: toDevice, canvas: canvas)
+        if opacity < 1 && Self.elementCount(layer) > 1 {
+            drawGroup(layer, toDevice: toDevice, opacity: opacity, canvas: canvas)
+        } else {
+            drawContents(layer, toDevice: toDevice, alpha: opacity, canvas: canvas)
         }
-        if let shape = layer as? ShapeLayer, let path = shape.path, let color = shape.fillColor {
-            fill(path, color: color.multiplyingAlpha(by: opacity), rule: shape.fillRule,
-                 transform: toDevice, canvas: canvas)
+    }
+
+    /// Background, shape, sublayers and border of `layer`, colours scaled by `alpha`.
+    private func drawContents(_ layer: Layer, toDevice: Transform3D, alpha: Double, canvas: Canvas) {
+        let bounds = layer.bounds
+        let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+        let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
+        if let background = layer.backgroundColor {
+            fill(outline, color: background.multiplyingAlpha(by: alpha), rule: .nonZero, transform: toDevice, canvas: canvas)
+        }
+        if layer.masksToBounds {
+            canvas.save()
+            clip(canvas, to: outline, transform: toDevice)
+        }
+        if let shape = layer as? ShapeLayer, let path = shape.path {
+            if let color = shape.fillColor {
+                fill(path, color: color.multiplyingAlpha(by: alpha), rule: shape.fillRule, transform: toDevice, canvas: canvas)
+            }
+            if let color = shape.strokeColor, shape.lineWidth > 0 {
+                stroke(path, style: shape.strokeStyle, color: color.multiplyingAlpha(by: alpha), transform: toDevice, canvas: canvas)
+            }
         }
         for child in layer.sublayersInDrawingOrder {
-            draw(child, parent: toDevice, opacity: opacity, canvas: canvas)
+            draw(child, parent: toDevice, canvas: canvas, alpha: alpha)
         }
+        if layer.masksToBounds { canvas.restore() }
+        if let color = layer.borderColor, layer.borderWidth > 0 {
+            let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
+            var ring = outline
+            let inner = bounds.insetBy(dx: w, dy: w)
+            if inner.width > 0 && inner.height > 0 {
+                let innerRadius = max(radius - w, 0)
+                let hole = innerRadius > 0 ? Path(roundedRect: inner, cornerRadius: innerRadius) : Path(rect: inner)
+                for element in hole.elements { ring.append(element) }
+            }
+            fill(ring, color: color.multiplyingAlpha(by: alpha), rule: .evenOdd, transform: toDevice, canvas: canvas)
+        }
+    }
+
+    /// The subtree drawn opaque into an offscreen covering its device bounds, then
+    /// composited once with `opacity` (group opacity).
+    private func drawGroup(_ layer: Layer, toDevice: Transform3D, opacity: Double, canvas: Canvas) {
+        let target = canvas.target
+        let box = Self.deviceBounds(of: layer, toDevice: toDevice, canvasSize: (target.width, target.height))
+        guard box.x0 < box.x1, box.y0 < box.y1 else { return }
+        let width = box.x1 - box.x0, height = box.y1 - box.y0
+        let offscreen = takeOffscreen(width: width, height: height)
+        defer { offscreens[width << 32 | height, default: []].append(offscreen) }
+        offscreen.fill(pixel: 0)
+        let inner = Canvas(target: offscreen)
+        inner.flatteningTolerance = canvas.flatteningTolerance
+        let shift = toDevice.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0))
+        drawContents(layer, toDevice: shift, alpha: 1, canvas: inner)
+        canvas.composite(offscreen, at: (box.x0, box.y0), opacity: opacity)
+    }
+
+    private func takeOffscreen(width: Int, height: Int) -> PixelBuffer {
+        if let reused = offscreens[width << 32 | height]?.popLast() { return reused }
+        return PixelBuffer(width: width, height: height)
+    }
+
+    /// How many things `layer` draws by itself and through visible sublayers, up to 2 (an
+    /// offscreen is needed only when two may overlap).
+    static func elementCount(_ layer: Layer) -> Int {
+        var count = 0
+        if layer.backgroundColor != nil { count += 1 }
+        if let shape = layer as? ShapeLayer, shape.path != nil {
+            if shape.fillColor != nil { count += 1 }
+            if shape.strokeColor != nil && shape.lineWidth > 0 { count += 1 }
+        }
+        if layer.borderColor != nil && layer.borderWidth > 0 { count += 1 }
+        for child in layer.sublayers where !child.isHidden && child.opacity > 0 {
+            count += 1
+            if count > 1 { break }
+        }
+        return count
+    }
+
+    /// Device pixels the subtree can touch, clamped to the canvas (the whole canvas where a
+    /// non-affine transform makes bounds uncertain).
+    static func deviceBounds(of layer: Layer, toDevice: Transform3D, canvasSize: (Int, Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        let whole = (0, 0, canvasSize.0, canvasSize.1)
+        guard let box = localBox(of: layer, toDevice: toDevice) else { return whole }
+        return (max(0, Int(box.minX.rounded(.down)) - 1), max(0, Int(box.minY.rounded(.down)) - 1),
+                min(canvasSize.0, Int(box.maxX.rounded(.up)) + 1), min(canvasSize.1, Int(box.maxY.rounded(.up)) + 1))
+    }
+
+    private static func localBox(of layer: Layer, toDevice: Transform3D) -> Rect? {
+        guard toDevice.isAffine else { return nil }
+        let affine = toDevice.affineTransform
+        var local = layer.bounds
+        if let shape = layer as? ShapeLayer, let path = shape.path {
+            let pad = shape.strokeColor == nil ? 0 : shape.lineWidth / 2 * max(shape.miterLimit, 1.5)
+            local = local.union(path.controlPointBounds.insetBy(dx: -pad, dy: -pad))
+        }
+        var box = affine.apply(to: local)
+        guard !layer.masksToBounds else { return box }
+        for child in layer.sublayers where !child.isHidden {
+            guard let childBox = localBox(of: child, toDevice: child.transformToSuperlayer().concatenating(toDevice)) else {
+                return nil
+            }
+            box = box.union(childBox)
+        }
+        return box
     }
 
     private func fill(_ path: Path, color: Color, rule: FillRule, transform: Transform3D, canvas: Canvas) {
         if transform.isAffine {
             canvas.fill(path, color: color, rule: rule, transform: transform.affineTransform)
         } else {
-            // Tolerance in layer units: divide by the largest linear scale near the origin.
-            let scale = max(abs(transform.m11) + abs(transform.m21), abs(transform.m12) + abs(transform.m22), 1e-9)
-            let polygons = path.projected(through: transform, tolerance: flatteningTolerance / scale)
-            canvas.fill(polygons: polygons, color: color, rule: rule)
+            canvas.fill(polygons: projected(path, transform), color: color, rule: rule)
         }
+    }
+
+    private func stroke(_ path: Path, style: StrokeStyle, color: Color, transform: Transform3D, canvas: Canvas) {
+        if transform.isAffine {
+            canvas.stroke(path, style: style, color: color, transform: transform.affineTransform)
+        } else {
+            // The outline built in layer space, then projected like any filled shape.
+            let outline = path.stroked(style, tolerance: flatteningTolerance)
+            var polygons: [[Point]] = []
+            for polygon in outline {
+                var p = Path()
+                p.move(to: polygon[0])
+                for point in polygon.dropFirst() { p.line(to: point) }
+                p.close()
+                polygons.append(contentsOf: projected(p, transform))
+            }
+            canvas.fill(polygons: polygons, color: color, rule: .nonZero)
+        }
+    }
+
+    private func clip(_ canvas: Canvas, to path: Path, transform: Transform3D) {
+        if transform.isAffine {
+            canvas.clip(to: path, transform: transform.affineTransform)
+        } else {
+            canvas.clip(toPolygons: projected(path, transform))
+        }
+    }
+
+    /// Tolerance in layer units: divided by the largest linear scale near the origin.
+    private func projected(_ path: Path, _ transform: Transform3D) -> [[Point]] {
+        let scale = max(abs(transform.m11) + abs(transform.m21), abs(transform.m12) + abs(transform.m22), 1e-9)
+        return path.projected(through: transform, tolerance: flatteningTolerance / scale)
     }
 }

@@ -70,7 +70,13 @@ public final class Canvas {
     /// Narrows the clip to the inside of `path` (by `rule`) mapped through `transform`, with
     /// anti-aliased edges: a rounded rect for `masksToBounds` with `cornerRadius`, or any shape.
     public func clip(to path: Path, rule: FillRule = .nonZero, transform: AffineTransform = .identity) {
-        let polygons = (transform.isIdentity ? path : path.applying(transform)).flattened(tolerance: flatteningTolerance)
+        clip(toPolygons: (transform.isIdentity ? path : path.applying(transform)).flattened(tolerance: flatteningTolerance),
+             rule: rule)
+    }
+
+    /// Narrows the clip to the inside of closed polygons already in device pixels (geometry
+    /// projected elsewhere, such as a layer's bounds under perspective).
+    public func clip(toPolygons polygons: [[Point]], rule: FillRule = .nonZero) {
         let bounds = Rect.boundingBox(of: polygons.flatMap { $0 })
         let c = clipState.rect
         let b = (max(c.x0, Int(max(bounds.minX, -1).rounded(.down))), max(c.y0, Int(max(bounds.minY, -1).rounded(.down))),
