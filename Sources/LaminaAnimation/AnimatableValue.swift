@@ -29,8 +29,7 @@ public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
         case (.color(let a?), .color(let b?)):
             return .color(a.interpolated(to: b, by: t))
         case (.transform(let a), .transform(let b)):
-            // Entrywise for now; decomposition (rule 20) belongs to the full engine.
-            return .transform(Transform3D(entries: zip(a.entries, b.entries).map { lerp($0, $1) }))
+            return .transform(a.interpolated(to: b, by: t))                // by decomposition (rule 20)
         default:
             return t > 0 ? other : self
         }
@@ -51,6 +50,28 @@ public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
             return .transform(b.concatenating(a))
         default:
             return other
+        }
+    }
+
+    /// `k` copies of the value added together (`k ≥ 0`, whole): k·v componentwise, the k-th
+    /// power of a transform; for cumulative animations (rule 17).
+    public func repeated(_ k: Double) -> AnimatableValue {
+        switch self {
+        case .scalar(let a): return .scalar(a * k)
+        case .point(let p): return .point(Point(x: p.x * k, y: p.y * k))
+        case .size(let s): return .size(Size(width: s.width * k, height: s.height * k))
+        case .rect(let r): return .rect(Rect(x: r.origin.x * k, y: r.origin.y * k, width: r.size.width * k, height: r.size.height * k))
+        case .color(let c?):
+            return .color(Color(red: c.red * k, green: c.green * k, blue: c.blue * k, alpha: c.alpha * k))
+        case .transform(let t):
+            var result = Transform3D.identity
+            var count = 0.0
+            while count < k && count < 10_000 {
+                result = result.concatenating(t)
+                count += 1
+            }
+            return .transform(result)
+        case .color(nil), .bool: return self
         }
     }
 

@@ -18,6 +18,9 @@ public struct BasicAnimation: Sendable {
     public var isRemovedOnCompletion = true
     /// The animated value is added to the underlying value (rule 16).
     public var isAdditive = false
+    /// Each repetition builds on the end of the last: in iteration k the value is
+    /// `k · (cycle's end value) + v(u)` (rule 17).
+    public var isCumulative = false
 
     public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
                 by: AnimatableValue? = nil, duration: Double = 0) {

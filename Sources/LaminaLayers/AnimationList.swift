@@ -39,7 +39,12 @@ final class AnimationEntry {
     /// The same, reading the underlying value only when the animation is additive.
     func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
         guard isCommitted, let ends, let phase = animation.timing.phase(at: time) else { return nil }
-        let value = ends.from.interpolated(to: ends.to, by: animation.progress(for: phase))
+        var value = ends.from.interpolated(to: ends.to, by: animation.progress(for: phase))
+        if animation.isCumulative && phase.iteration > 0 {
+            // The cycle ends on `to`, or back on `from` when it autoreverses (rule 17).
+            let cycleEnd = animation.timing.autoreverses ? ends.from : ends.to
+            value = cycleEnd.repeated(phase.iteration).adding(value)
+        }
         if animation.isAdditive, let underlying = underlying() { return underlying.adding(value) }
         return value
     }

@@ -304,6 +304,18 @@ open class Layer {
         case "opacity": return .scalar(properties.opacity)
         case "backgroundColor": return .color(properties.backgroundColor)
         case "hidden": return .bool(properties.isHidden)
+        case "transform.rotation", "transform.rotation.z": return .scalar(Decomposed2D(properties.transform).angle)
+        case "transform.rotation.x", "transform.rotation.y": return .scalar(0)
+        case "transform.scale":
+            let d = Decomposed2D(properties.transform)
+            return .scalar((d.scale.x + d.scale.y + properties.transform.m33) / 3)
+        case "transform.scale.x": return .scalar(Decomposed2D(properties.transform).scale.x)
+        case "transform.scale.y": return .scalar(Decomposed2D(properties.transform).scale.y)
+        case "transform.scale.z": return .scalar(properties.transform.m33)
+        case "transform.translation": return .size(Size(width: properties.transform.m41, height: properties.transform.m42))
+        case "transform.translation.x": return .scalar(properties.transform.m41)
+        case "transform.translation.y": return .scalar(properties.transform.m42)
+        case "transform.translation.z": return .scalar(properties.transform.m43)
         case "cornerRadius": return .scalar(properties.cornerRadius)
         case "borderWidth": return .scalar(properties.borderWidth)
         case "borderColor": return .color(properties.borderColor)
@@ -328,6 +340,12 @@ open class Layer {
         case ("opacity", .scalar(let v)): properties.opacity = v
         case ("backgroundColor", .color(let c)): properties.backgroundColor = c
         case ("hidden", .bool(let b)): properties.isHidden = b
+        case (let key, .scalar(let v)) where key.hasPrefix("transform."):
+            guard let t = Self.transform(properties.transform, setting: key, to: v) else { return false }
+            properties.transform = t
+        case ("transform.translation", .size(let s)):
+            properties.transform.m41 = s.width
+            properties.transform.m42 = s.height
         case ("cornerRadius", .scalar(let v)): properties.cornerRadius = v
         case ("borderWidth", .scalar(let v)): properties.borderWidth = v
         case ("borderColor", .color(let c)): properties.borderColor = c
@@ -335,6 +353,41 @@ open class Layer {
         default: return false
         }
         return true
+    }
+
+    /// `t` with one component of its decomposition replaced (the `transform.*` key paths of
+    /// rule 19): angles and scales through the 2-D decomposition, translations directly,
+    /// rotations about x and y applied before `t`. Nil for an unknown component.
+    static func transform(_ t: Transform3D, setting key: String, to v: Double) -> Transform3D? {
+        var result = t
+        switch key {
+        case "transform.rotation", "transform.rotation.z":
+            var d = Decomposed2D(t)
+            d.angle = v
+            result = d.transform
+        case "transform.rotation.x": return t.rotated(by: v, x: 1, y: 0, z: 0)
+        case "transform.rotation.y": return t.rotated(by: v, x: 0, y: 1, z: 0)
+        case "transform.scale":
+            var d = Decomposed2D(t)
+            d.scale = (v, v)
+            result = d.transform
+            result.m33 = v
+            result.m43 = t.m43
+            return result
+        case "transform.scale.x", "transform.scale.y":
+            var d = Decomposed2D(t)
+            if key.hasSuffix("x") { d.scale.x = v } else { d.scale.y = v }
+            result = d.transform
+        case "transform.scale.z": result.m33 = v; return result
+        case "transform.translation.x": result.m41 = v; return result
+        case "transform.translation.y": result.m42 = v; return result
+        case "transform.translation.z": result.m43 = v; return result
+        default: return nil
+        }
+        // The 2-D recomposition leaves z alone.
+        result.m33 = t.m33
+        result.m43 = t.m43
+        return result
     }
 
     /// Sets a model property by key path (the model-side twin of `value(forKeyPath:)`).

@@ -209,6 +209,7 @@ struct BasicCurve: ParsableCommand {
     @Option(name: .customLong("timing"), help: "A named timing function (default: linear).") var timingName: String?
     @Option var bezier: String?
     @Flag var additive = false
+    @Flag var cumulative = false
     @OptionGroup var output: CurveOutput
 
     func run() throws {
@@ -230,6 +231,7 @@ struct BasicCurve: ParsableCommand {
         animation.timing.fillMode = fillMode
         animation.isRemovedOnCompletion = removedOnCompletion
         animation.isAdditive = additive
+        animation.isCumulative = cumulative
         animation.timingFunction = try timingFunction(name: timingName, bezier: bezier)
         // The default range: from 0 past the end of the active interval (0.25 s when the
         // duration is left at 0, rule 5).

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import LaminaAnimation
+@testable import LaminaGeometry
+@testable import LaminaLayers
+
+/// A rendered one-layer tree at time 0 and a way to read the layer's presentation at t.
+private final class Stage {
+    let tree: LayerTree
+    let layer = Layer()
+
+    init() {
+        let root = Layer()
+        root.addSublayer(layer)
+        tree = LayerTree(root: root)
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0)
+    }
+
+    func add(_ animation: BasicAnimation) {
+        layer.add(animation, forKey: "test")
+        tree.commit(at: 0)
+    }
+
+    func presented(at t: Double) -> Layer {
+        tree.updatePresentation(at: t)
+        return layer.presentation()!
+    }
+}
+
+private func close(_ a: Transform3D, _ b: Transform3D) -> Bool {
+    zip(a.entries, b.entries).allSatisfy { abs($0 - $1) < 1e-9 }
+}
+
+@Suite("Cumulative animations and transform key paths (rules 17, 19)")
+struct KeyPathTests {
+    @Test("cumulative: iteration k adds k times the cycle's end value (rule 17)")
+    func cumulative() {
+        let stage = Stage()
+        var a = BasicAnimation(keyPath: "position.x", from: .scalar(0), to: .scalar(10), duration: 1)
+        a.timing.repeatCount = 3
+        a.isCumulative = true
+        stage.add(a)
+        #expect(abs(stage.presented(at: 0.5).position.x - 5) < 1e-9)
+        #expect(abs(stage.presented(at: 1.5).position.x - 15) < 1e-9)
+        #expect(abs(stage.presented(at: 2.5).position.x - 25) < 1e-9)
+    }
+
+    @Test("cumulative with autoreverses builds on the start value; by-animations on the absolute end c + by (rule 17)")
+    func cumulativeEnds() {
+        let reversing = Stage()
+        var a = BasicAnimation(keyPath: "position.x", from: .scalar(2), to: .scalar(10), duration: 1)
+        a.timing.repeatCount = 2
+        a.timing.autoreverses = true
+        a.isCumulative = true
+        reversing.add(a)
+        #expect(abs(reversing.presented(at: 2.5).position.x - (2 + 6)) < 1e-9)    // iteration 1, u = 0.5 → 6
+
+        let by = Stage()
+        by.layer.setValue(.scalar(100), forKeyPath: "position.x")
+        by.tree.commit(at: 0)
+        by.tree.updatePresentation(at: 0)
+        var b = BasicAnimation(keyPath: "position.x", by: .scalar(10), duration: 1)
+        b.timing.repeatCount = 2
+        b.isCumulative = true
+        by.add(b)
+        #expect(abs(by.presented(at: 1.5).position.x - (110 + 105)) < 1e-9)       // c + by, plus v(u)
+    }
+
+    @Test("transform.rotation.z animates the angle: 0 → 2π is a full turn through π/2 at a quarter (rule 19)")
+    func rotationKeyPath() {
+        let stage = Stage()
+        stage.add(BasicAnimation(keyPath: "transform.rotation.z", from: .scalar(0), to: .scalar(2 * .pi), duration: 1))
+        #expect(close(stage.presented(at: 0.25).transform, Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1)))
+        #expect(close(stage.presented(at: 0.5).transform, Transform3D(rotationAngle: .pi, x: 0, y: 0, z: 1)))
+    }
+
+    @Test("transform.scale is uniform, transform.translation.x moves only x; both keep the model's other parts")
+    func scaleAndTranslation() {
+        let stage = Stage()
+        stage.layer.transform = Transform3D(rotationAngle: .pi / 6, x: 0, y: 0, z: 1)
+        stage.tree.commit(at: 0)
+        stage.tree.updatePresentation(at: 0)
+        stage.layer.removeAllAnimations()
+        stage.add(BasicAnimation(keyPath: "transform.scale", from: .scalar(1), to: .scalar(3), duration: 1))
+        let expected = Transform3D(scaleX: 2, y: 2, z: 2).concatenating(Transform3D(rotationAngle: .pi / 6, x: 0, y: 0, z: 1))
+        #expect(close(stage.presented(at: 0.5).transform, expected))
+        let moving = Stage()
+        moving.add(BasicAnimation(keyPath: "transform.translation.x", from: .scalar(0), to: .scalar(40), duration: 1))
+        #expect(close(moving.presented(at: 0.25).transform, Transform3D(translationX: 10, y: 0, z: 0)))
+    }
+
+    @Test("reading the key paths decomposes the model transform; whole transforms interpolate by decomposition (rules 19, 20)")
+    func readingAndWholeTransform() throws {
+        let layer = Layer()
+        layer.transform = Transform3D(scaleX: 2, y: 4, z: 1).concatenating(Transform3D(rotationAngle: 0.5, x: 0, y: 0, z: 1))
+            .concatenating(Transform3D(translationX: 7, y: -3, z: 0))
+        func scalar(_ keyPath: String) -> Double? {
+            if case .scalar(let v)? = layer.value(forKeyPath: keyPath) { return v }
+            return nil
+        }
+        #expect(abs(try #require(scalar("transform.rotation.z")) - 0.5) < 1e-12)
+        #expect(abs(try #require(scalar("transform.scale.x")) - 2) < 1e-12)
+        #expect(abs(try #require(scalar("transform.scale.y")) - 4) < 1e-12)
+        #expect(try #require(scalar("transform.translation.y")) == -3)
+        let stage = Stage()
+        stage.add(BasicAnimation(keyPath: "transform", from: .transform(.identity),
+                                 to: .transform(Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1)), duration: 1))
+        #expect(close(stage.presented(at: 0.5).transform, Transform3D(rotationAngle: .pi / 4, x: 0, y: 0, z: 1)))
+    }
+}
