@@ -15,6 +15,9 @@ public struct BasicAnimation: Sendable {
     public var timingFunction: TimingFunction?
     /// When set, progress follows the spring in real seconds instead of the timing function.
     public var spring: Spring?
+    /// When set, this is a keyframe animation (`CAKeyframeAnimation`): the values come from
+    /// the keyframes at the eased progress, and from/to/by are not used (rules 22–25).
+    public var keyframes: Keyframes?
     public var isRemovedOnCompletion = true
     /// The animated value is added to the underlying value (rule 16).
     public var isAdditive = false
@@ -29,6 +32,15 @@ public struct BasicAnimation: Sendable {
         toValue = to
         byValue = by
         timing.duration = duration
+    }
+
+    /// A keyframe animation (`CAKeyframeAnimation`): the same timing, removal, additive and
+    /// cumulative behaviour as a basic animation, its values from `keyframes`. The
+    /// animation's own `timingFunction` maps overall time first, then the segment is found
+    /// (rule 23, Lamina choice).
+    public init(keyPath: String, keyframes: Keyframes, duration: Double = 0) {
+        self.init(keyPath: keyPath, duration: duration)
+        self.keyframes = keyframes
     }
 
     /// A spring animation (`CASpringAnimation`) with `spring`'s parameters.

@@ -38,11 +38,22 @@ final class AnimationEntry {
 
     /// The same, reading the underlying value only when the animation is additive.
     func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
-        guard isCommitted, let ends, let phase = animation.timing.phase(at: time) else { return nil }
-        var value = ends.from.interpolated(to: ends.to, by: animation.progress(for: phase))
+        guard isCommitted, let phase = animation.timing.phase(at: time) else { return nil }
+        let progress = animation.progress(for: phase)
+        var value: AnimatableValue
+        let first: AnimatableValue, last: AnimatableValue
+        if let keyframes = animation.keyframes {
+            guard let v = keyframes.value(at: progress) else { return nil }
+            value = v
+            (first, last) = (keyframes.values[0], keyframes.values[keyframes.values.count - 1])
+        } else {
+            guard let ends else { return nil }
+            value = ends.from.interpolated(to: ends.to, by: progress)
+            (first, last) = ends
+        }
         if animation.isCumulative && phase.iteration > 0 {
-            // The cycle ends on `to`, or back on `from` when it autoreverses (rule 17).
-            let cycleEnd = animation.timing.autoreverses ? ends.from : ends.to
+            // The cycle ends on its last value, or back on its first when it autoreverses (rule 17).
+            let cycleEnd = animation.timing.autoreverses ? first : last
             value = cycleEnd.repeated(phase.iteration).adding(value)
         }
         if animation.isAdditive, let underlying = underlying() { return underlying.adding(value) }

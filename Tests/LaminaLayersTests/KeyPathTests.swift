@@ -109,3 +109,26 @@ struct KeyPathTests {
         #expect(close(stage.presented(at: 0.5).transform, Transform3D(rotationAngle: .pi / 4, x: 0, y: 0, z: 1)))
     }
 }
+
+@Suite("Keyframe animations on layers (rules 17, 23)")
+struct LayerKeyframeTests {
+    @Test("a keyframe animation drives the presentation; one value leaves the model showing; cumulative builds on the last value")
+    func onLayer() throws {
+        let stage = Stage()
+        stage.add(BasicAnimation(keyPath: "position.x", keyframes: Keyframes(values: [.scalar(0), .scalar(10), .scalar(30)]), duration: 1))
+        #expect(abs(stage.presented(at: 0.75).position.x - 20) < 1e-9)
+        let single = Stage()
+        single.layer.position = Point(x: 4, y: 0)
+        single.tree.commit(at: 0)
+        single.tree.updatePresentation(at: 0)
+        single.layer.removeAllAnimations()
+        single.add(BasicAnimation(keyPath: "position.x", keyframes: Keyframes(values: [.scalar(99)]), duration: 1))
+        #expect(single.presented(at: 0.5).position.x == 4)
+        let repeating = Stage()
+        var a = BasicAnimation(keyPath: "position.x", keyframes: Keyframes(values: [.scalar(0), .scalar(10), .scalar(30)]), duration: 1)
+        a.timing.repeatCount = 2
+        a.isCumulative = true
+        repeating.add(a)
+        #expect(abs(repeating.presented(at: 1.25).position.x - (30 + 5)) < 1e-9)
+    }
+}
