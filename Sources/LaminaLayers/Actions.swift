@@ -88,6 +88,10 @@ extension Layer {
     /// Called after a model property changed: looks up its action and runs it unless the
     /// transaction disables actions (rule 40).
     func propertyDidChange(_ key: String, from oldValue: AnimatableValue?) {
+        if let recorder = TransactionStack.current.recorder {
+            recorder(self, key, oldValue)
+            return
+        }
         guard let action = action(forKey: key, oldValue: oldValue), !Transaction.disableActions else { return }
         action.run(forKey: key, on: self)
     }

@@ -16,6 +16,22 @@ public final class LayerTree {
     /// True when an animation is still changing the presentation after the last update.
     public private(set) var hasRunningAnimations = false
 
+    /// The media time of the last commit or presentation update.
+    public private(set) var lastFrameTime = 0.0
+    /// Property animators with work in this tree (active ones).
+    private var animators: [ObjectIdentifier: PropertyAnimator] = [:]
+    /// Callbacks for the next frame that belong to no layer.
+    private var queued: [() -> Void] = []
+
+    func register(_ animator: PropertyAnimator) { animators[ObjectIdentifier(animator)] = animator }
+    func unregister(_ animator: PropertyAnimator) { animators[ObjectIdentifier(animator)] = nil }
+
+    /// Runs `callback` after the next frame, from the frame loop.
+    func enqueue(_ callback: @escaping () -> Void) {
+        queued.append(callback)
+        needsCommit = true
+    }
+
     public init(root: Layer) {
         self.root = root
         root.hostingTree = self
@@ -28,6 +44,8 @@ public final class LayerTree {
     /// (0 → 0.25 s), begin times (0 → `time`) and from/to values resolve now (rules 5, 15).
     public func commit(at time: Double) {
         Transaction.flush()                                   // the implicit transaction (rule 38)
+        lastFrameTime = time
+        for animator in animators.values { animator.prepare(at: time) }
         visit(root) { layer in
             for entry in layer.animations.entries where !entry.isCommitted {
                 if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
@@ -51,9 +69,15 @@ public final class LayerTree {
     /// callbacks to run once the frame is on its way (rule 35, 80).
     @discardableResult
     public func updatePresentation(at time: Double) -> [() -> Void] {
-        var callbacks = Transaction.takeDueCallbacks()
+        var callbacks = Transaction.takeDueCallbacks() + queued
+        queued.removeAll()
+        lastFrameTime = time
         var running = false
         _ = presentation(of: root, parentTime: time, parentRate: 1, callbacks: &callbacks, running: &running)
+        for animator in Array(animators.values) {
+            animator.update(at: time, callbacks: &callbacks)
+            if animator.isRunning { running = true }
+        }
         hasRunningAnimations = running
         needsDisplay = false
         return callbacks

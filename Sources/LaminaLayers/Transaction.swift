@@ -185,6 +185,9 @@ final class TransactionStack {
     var frames = [TransactionFrame()]
     var due: [() -> Void] = []
     var lockDepth = 0
+    /// While a property animator runs its animations block, every model change is reported
+    /// here instead of running an action (rule 67).
+    var recorder: ((Layer, String, AnimatableValue?) -> Void)?
 
     var top: TransactionFrame { frames[frames.count - 1] }
 
