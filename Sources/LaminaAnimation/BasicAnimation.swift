@@ -4,7 +4,7 @@
 /// A value type: adding it to a layer stores a frozen copy (rule 5). `fromValue`,
 /// `toValue` and `byValue` combine as rule 15 says; the layer resolves the missing ends
 /// against the property's current (presentation) value when the animation is committed.
-public struct BasicAnimation: Sendable {
+public struct BasicAnimation {
     /// The property animated, such as `"position"` or `"opacity"`.
     public var keyPath: String
     public var fromValue: AnimatableValue?
@@ -19,6 +19,9 @@ public struct BasicAnimation: Sendable {
     /// the keyframes at the eased progress, and from/to/by are not used (rules 22–25).
     public var keyframes: Keyframes?
     public var isRemovedOnCompletion = true
+    /// Told when the animation starts and stops (rule 35). A strong reference, as in Core
+    /// Animation: layer → animation → delegate lasts until the animation is removed.
+    public var delegate: (any AnimationDelegate)?
     /// The animated value is added to the underlying value (rule 16).
     public var isAdditive = false
     /// Each repetition builds on the end of the last: in iteration k the value is
@@ -75,4 +78,18 @@ public struct BasicAnimation: Sendable {
         if let spring { return spring.fraction(at: phase.simpleTime) }
         return (timingFunction ?? .linear)(phase.fraction)
     }
+}
+
+/// Hears an animation start and stop (`CAAnimationDelegate`). Both arrive from the frame
+/// loop after the call that caused them has returned (rule 35, Lamina choice).
+public protocol AnimationDelegate: AnyObject {
+    /// The animation was committed and has begun (its begin time may still lie ahead).
+    func animationDidStart(_ animation: BasicAnimation)
+    /// The animation ended (`finished` true) or was removed or replaced (false).
+    func animationDidStop(_ animation: BasicAnimation, finished: Bool)
+}
+
+extension AnimationDelegate {
+    public func animationDidStart(_ animation: BasicAnimation) {}
+    public func animationDidStop(_ animation: BasicAnimation, finished: Bool) {}
 }

@@ -76,13 +76,7 @@ extension Layer {
 
     /// True once the layer has been presented as part of a hosted tree.
     var isCommittedInRenderedTree: Bool {
-        guard presentationLayer != nil else { return false }
-        var layer: Layer? = self
-        while let l = layer {
-            if l.hostingTree != nil { return true }
-            layer = l.superlayer
-        }
-        return false
+        presentationLayer != nil && isInHostedTree
     }
 
     /// Called after a model property changed: looks up its action and runs it unless the

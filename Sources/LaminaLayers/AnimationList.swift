@@ -27,6 +27,10 @@ final class AnimationEntry {
     func endCallbacks(finished: Bool) -> [() -> Void] {
         var callbacks = groups.compactMap { $0.animationEnded() }
         if let completion { callbacks.append { completion(finished) } }
+        if let delegate = animation.delegate {
+            let animation = self.animation
+            callbacks.append { delegate.animationDidStop(animation, finished: finished) }
+        }
         return callbacks
     }
 

@@ -10,6 +10,15 @@ extension Layer {
     public func add(_ animation: BasicAnimation, forKey key: String?, completion: ((Bool) -> Void)? = nil) {
         precondition(!isPresentation, "add animations to the model layer")
         if let key { removeAnimation(forKey: key) }
+        guard isInHostedTree else {
+            // In no rendered tree: started, stopped unfinished at once, never kept (rule 35).
+            let entry = AnimationEntry(key: key ?? "", isKeyed: false, animation: animation, completion: completion)
+            var callbacks: [() -> Void] = []
+            if let delegate = animation.delegate { callbacks.append { delegate.animationDidStart(animation) } }
+            callbacks += entry.endCallbacks(finished: false)
+            TransactionStack.current.due.append(contentsOf: callbacks)
+            return
+        }
         let storedKey = key ?? animations.anonymousKey()
         let entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
         entry.groups = Transaction.completionGroupsForNewAnimation()
@@ -63,5 +72,24 @@ extension Layer {
         setNeedsCommit()
         guard !entry.hasFinished else { return }
         pendingCallbacks.append(contentsOf: entry.endCallbacks(finished: finished))
+    }
+}
+
+extension Layer {
+    /// True when the layer belongs to a tree a `LayerTree` hosts.
+    var isInHostedTree: Bool {
+        var layer: Layer? = self
+        while let l = layer {
+            if l.hostingTree != nil { return true }
+            layer = l.superlayer
+        }
+        return false
+    }
+
+    /// Stops and drops every animation in this subtree, unfinished (a layer leaving the
+    /// rendered tree, rule 35).
+    func stopAnimationsInSubtree() {
+        if !animations.entries.isEmpty { removeAllAnimations() }
+        for child in sublayers { child.stopAnimationsInSubtree() }
     }
 }

@@ -222,6 +222,13 @@ open class Layer {
         propertyDidChange(key, from: old)
     }
 
+    /// Hands this subtree's waiting callbacks to the thread's frame loop queue.
+    func moveCallbacksToFrameLoop() {
+        TransactionStack.current.due.append(contentsOf: pendingCallbacks)
+        pendingCallbacks.removeAll()
+        for child in sublayers { child.moveCallbacksToFrameLoop() }
+    }
+
     /// Marks the tree as changed so the next frame commits and draws it.
     func setNeedsCommit() {
         var layer: Layer? = self
@@ -242,7 +249,7 @@ open class Layer {
     public func insertSublayer(_ layer: Layer, at index: Int) {
         precondition(!isPresentation && !layer.isPresentation, "presentation layers are read-only")
         precondition(layer !== self, "a layer cannot be its own sublayer")
-        layer.removeFromSuperlayer()
+        layer.detachFromSuperlayer()                          // moving within trees keeps animations
         sublayers.insert(layer, at: min(max(index, 0), sublayers.count))
         layer.superlayer = self
         setNeedsCommit()
@@ -250,6 +257,17 @@ open class Layer {
 
     /// Detaches the layer from its superlayer.
     public func removeFromSuperlayer() {
+        guard superlayer != nil else { return }
+        // Leaving the rendered tree stops the subtree's animations, unfinished (rule 35);
+        // their callbacks go to the frame loop, which this layer no longer reaches.
+        if isInHostedTree {
+            stopAnimationsInSubtree()
+            moveCallbacksToFrameLoop()
+        }
+        detachFromSuperlayer()
+    }
+
+    private func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
         parent.setNeedsCommit()
         parent.sublayers.removeAll { $0 === self }

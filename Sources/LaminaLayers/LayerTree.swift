@@ -58,6 +58,10 @@ public final class LayerTree {
                 let shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
                 if let model, let shown { entry.ends = entry.animation.resolvedEnds(presentation: shown, model: model) }
                 entry.isCommitted = true
+                if let delegate = entry.animation.delegate {
+                    let animation = entry.animation
+                    layer.pendingCallbacks.append { delegate.animationDidStart(animation) }   // after commit (rule 35)
+                }
             }
         }
         if needsCommit { needsDisplay = true }
