@@ -14,6 +14,8 @@ final class AnimationEntry {
     var completion: ((Bool) -> Void)?
     /// The transaction completion blocks waiting for this animation (rule 39).
     var groups: [CompletionGroup] = []
+    /// Added to the commit time when the begin time is left at 0.
+    var beginDelay = 0.0
 
     init(key: String, isKeyed: Bool, animation: BasicAnimation, completion: ((Bool) -> Void)?) {
         self.key = key

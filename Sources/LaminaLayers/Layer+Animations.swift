@@ -8,6 +8,12 @@ extension Layer {
     /// its completion receives `false`. `completion(finished)` runs once, from the frame loop
     /// after the frame in which the animation ended or was removed (rule 35).
     public func add(_ animation: BasicAnimation, forKey key: String?, completion: ((Bool) -> Void)? = nil) {
+        add(animation, forKey: key, beginDelay: 0, completion: completion)
+    }
+
+    /// `add` whose begin time, when left at 0, becomes the commit time plus `beginDelay`
+    /// (block animations with a delay, rule 67).
+    func add(_ animation: BasicAnimation, forKey key: String?, beginDelay: Double, completion: ((Bool) -> Void)?) {
         precondition(!isPresentation, "add animations to the model layer")
         if let key { removeAnimation(forKey: key) }
         guard isInHostedTree else {
@@ -21,6 +27,7 @@ extension Layer {
         }
         let storedKey = key ?? animations.anonymousKey()
         let entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
+        entry.beginDelay = beginDelay
         entry.groups = Transaction.completionGroupsForNewAnimation()
         for group in entry.groups { group.pending += 1 }
         animations.entries.append(entry)

@@ -44,6 +44,8 @@ open class Layer {
     weak var hostingTree: LayerTree?
 
     var animations = AnimationList()
+    /// Per property, the block animation call that animated it last (rule 67).
+    var blockAnimationOwners: [String: BlockAnimationRecord] = [:]
     /// Completions waiting for the next frame (removed or replaced animations).
     var pendingCallbacks: [() -> Void] = []
 

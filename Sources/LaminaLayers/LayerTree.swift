@@ -50,7 +50,7 @@ public final class LayerTree {
             for entry in layer.animations.entries where !entry.isCommitted {
                 if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
                 if entry.animation.timing.beginTime == 0 {
-                    entry.animation.timing.beginTime = layer.convertTime(time, from: nil)   // layer time (rule 5)
+                    entry.animation.timing.beginTime = layer.convertTime(time, from: nil) + entry.beginDelay   // layer time (rule 5)
                 }
                 // A missing start is the presentation value, a missing end the committed
                 // model value (rule 15, decision 38).
