@@ -48,6 +48,8 @@ public final class Runtime {
 
     /// Frames drawn and handed to the display.
     public private(set) var renderedFrames = 0
+    /// Pixels redrawn over the run (the damage of every frame).
+    public private(set) var damagedPixels = 0
     /// Page flips the device refused (logged and retried).
     public private(set) var failedFlips = 0
 
@@ -200,8 +202,13 @@ public final class Runtime {
         tree.commit(at: clock.now)
         let callbacks = tree.updatePresentation(at: targetTimestamp)
         let rasterStart = timingClock?.now
-        if let presentation = tree.root.presentation() {
-            renderer.render(presentation, into: canvas, background: background)
+        // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
+        // last frame).
+        var damage: PixelBuffer.Region = (0, 0, 0, 0)
+        if let presentation = tree.root.presentation(),
+           let changed = renderer.renderDamage(presentation, into: canvas, background: background) {
+            damage = changed
+            damagedPixels += (changed.x1 - changed.x0) * (changed.y1 - changed.y0)
         }
         let presentStart = timingClock?.now
         if let rasterStart, let presentStart { rasterTimes.append(presentStart - rasterStart) }
@@ -209,7 +216,7 @@ public final class Runtime {
             if let presentStart, let end = timingClock?.now { presentTimes.append(end - presentStart) }
         }
         do {
-            try display.present()
+            try display.present(damage: damage)
             renderedFrames += 1
             recorder?.record(display.shadow)
         } catch {

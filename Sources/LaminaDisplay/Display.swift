@@ -43,6 +43,30 @@ public final class Display {
 
     private var scanouts: [Scanout] = []
     private var front = 0
+    /// Per scanout buffer, the part of `shadow` changed since it was last written.
+    private var stale: [Region?] = [(0, 0, Int.max, Int.max), (0, 0, Int.max, Int.max)]
+    /// Pixels copied into scanout memory so far (damage makes this small).
+    public private(set) var copiedPixels = 0
+
+    /// A rectangle of pixels, half-open.
+    public typealias Region = PixelBuffer.Region
+
+    private static func union(_ a: Region?, _ b: Region) -> Region? {
+        guard b.x0 < b.x1, b.y0 < b.y1 else { return a }          // nothing changed
+        guard let a else { return b }
+        return (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+    }
+
+    /// The front buffer's pixels as shown (XRGB8888 read back into a buffer), for checks.
+    public func readFront() -> PixelBuffer {
+        let result = PixelBuffer(width: width, height: height)
+        let scanout = scanouts[front]
+        for y in 0..<height {
+            let row = (scanout.memory.baseAddress! + y * scanout.buffer.pitch).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { result[x, y] = row[x] | 0xFF00_0000 }
+        }
+        return result
+    }
     /// True between a flip request and its completion event.
     public private(set) var isFlipPending = false
     /// The last completed flip, or the vblank the display re-synced to.
@@ -107,11 +131,27 @@ public final class Display {
 
     /// Copies `shadow` into the back buffer and asks for a flip at the next vblank.
     /// Throws EBUSY while a flip is pending (keep the frame and retry after the event).
-    public func present() throws(KMSError) {
+    ///
+    /// `damage` is the part of `shadow` that changed since the last `present` (nil: all of
+    /// it). Each scanout buffer remembers what changed since it was last written (its
+    /// buffer age), so only the union of the damage of the frames it missed is copied into
+    /// the (often uncached) scanout memory.
+    public func present(damage: Region? = nil) throws(KMSError) {
+        // Recorded first: a refused flip keeps the damage for the retry.
+        let whole: Region = (0, 0, width, height)
+        for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY) }
         if lastVBlank == nil { _ = try? resynchronize() }
         let back = 1 - front
-        copyShadow(into: scanouts[back])
+        if let r = stale[back] {
+            let region: Region = (max(r.x0, 0), max(r.y0, 0), min(r.x1, width), min(r.y1, height))
+            if region.x0 < region.x1 && region.y0 < region.y1 {
+                shadow.copyXRGB8888(into: scanouts[back].memory.baseAddress!, pitch: scanouts[back].buffer.pitch,
+                                    region: region)
+                copiedPixels += (region.x1 - region.x0) * (region.y1 - region.y0)
+            }
+        }
+        stale[back] = nil
         try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer)
         isFlipPending = true
         targetedSequence = lastVBlank.map { $0.sequence + 1 }
@@ -167,7 +207,4 @@ public final class Display {
     }
 
     /// Row by row by `pitch`: premultiplied pixels over black are exactly the XRGB values.
-    private func copyShadow(into scanout: Scanout) {
-        shadow.copyXRGB8888(into: scanout.memory.baseAddress!, pitch: scanout.buffer.pitch)
-    }
 }

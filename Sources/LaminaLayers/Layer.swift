@@ -231,6 +231,19 @@ open class Layer {
         for child in sublayers { child.moveCallbacksToFrameLoop() }
     }
 
+    /// Feeds everything about the layer's own drawing into `hasher` (for damage tracking);
+    /// subclasses that draw more add their own properties.
+    open func hashDrawing(into hasher: inout Hasher) {
+        hasher.combine(properties.bounds.origin.x); hasher.combine(properties.bounds.origin.y)
+        hasher.combine(properties.bounds.size.width); hasher.combine(properties.bounds.size.height)
+        hasher.combine(properties.backgroundColor)
+        hasher.combine(properties.cornerRadius)
+        hasher.combine(properties.borderWidth)
+        hasher.combine(properties.borderColor)
+        hasher.combine(properties.masksToBounds)
+        hasher.combine(sublayers.count)
+    }
+
     /// Marks the tree as changed so the next frame commits and draws it.
     func setNeedsCommit() {
         var layer: Layer? = self

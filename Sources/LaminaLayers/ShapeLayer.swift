@@ -119,6 +119,15 @@ open class ShapeLayer: Layer {
         return copy
     }
 
+    open override func hashDrawing(into hasher: inout Hasher) {
+        super.hashDrawing(into: &hasher)
+        hasher.combine(shape.path)
+        hasher.combine(shape.fillColor)
+        hasher.combine(shape.fillRule)
+        hasher.combine(shape.strokeColor)
+        hasher.combine(strokeStyle)
+    }
+
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
         switch keyPath {
         case "fillColor": return .color(shape.fillColor)

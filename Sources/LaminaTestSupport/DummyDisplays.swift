@@ -37,4 +37,14 @@ public struct DummyDisplayRig {
         runtime.step()
         return true
     }
+
+    /// Advances the clock to the next device event and lets the display handle it (no
+    /// runtime); false when none is pending.
+    @discardableResult
+    public func step() -> Bool {
+        guard let next = device.nextEventTime else { return false }
+        clock.advance(to: next)
+        try? display.dispatchEvents { _ in }
+        return true
+    }
 }

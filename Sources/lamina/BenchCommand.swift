@@ -84,10 +84,15 @@ struct BenchCommand: ParsableCommand {
         }
         print(String(format: "vblank budget %.2f ms; median raster uses %.1f %%; taps recognized: %d",
                      budget, raster.median / budget * 100, field.taps))
+        let damage = Double(runtime.damagedPixels) / Double(max(runtime.renderedFrames, 1) * display.width * display.height)
+        print(String(format: "damage redrawn per frame: %.1f %% of the screen (mean over %d frames); copied to scanout: %.1f %%",
+                     damage * 100, runtime.renderedFrames,
+                     Double(display.copiedPixels) / Double(max(runtime.renderedFrames, 1) * display.width * display.height) * 100))
         if let json {
             let object: [String: Any] = [
                 "workload": "elastic", "width": display.width, "height": display.height, "taps": field.taps,
                 "raster_ms": raster.dictionary, "present_ms": present.dictionary, "vblank_ms": budget,
+                "damage_fraction": damage,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: json))

@@ -211,3 +211,33 @@ struct DRMProbeTests {
         #expect(error.detail.contains("drmGetCap") && error.detail.components(separatedBy: ";").count == 2)
     }
 }
+
+@Suite("Presenting damage")
+struct PresentDamageTests {
+    @Test("copying only each buffer's missed damage keeps the shown frame equal to the shadow")
+    func bufferAge() throws {
+        let rig = try DummyDisplayRig(width: 40, height: 30, refresh: 60, start: 0)
+        let display = rig.display
+        var seed: UInt32 = 7
+        func next(_ n: Int) -> Int {
+            seed = seed &* 1_103_515_245 &+ 12345
+            return Int((seed >> 8) % UInt32(n))
+        }
+        display.shadow.fill(pixel: 0xFF10_2030)
+        try display.present()
+        while rig.step() {}
+        for frame in 0..<20 {
+            let x0 = next(35), y0 = next(25)
+            var region = (x0, y0, x0 + 1 + next(10), y0 + 1 + next(10))
+            if frame % 5 == 4 {
+                region = (0, 0, 0, 0)                                      // some frames change nothing
+            } else {
+                display.shadow.fill(pixel: 0xFF00_0000 | UInt32(frame * 12), x0: region.0, y0: region.1, x1: region.2, y1: region.3)
+            }
+            try display.present(damage: region)
+            while rig.step() {}
+            #expect(Pixels.differing(display.readFront(), display.shadow) == 0, "frame \(frame)")
+        }
+        #expect(display.copiedPixels < 40 * 30 * 6)                          // far less than copying all 21 frames
+    }
+}

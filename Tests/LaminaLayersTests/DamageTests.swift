@@ -1,0 +1,100 @@
+import LaminaTestSupport
+import Testing
+@testable import LaminaAnimation
+@testable import LaminaGeometry
+@testable import LaminaLayers
+@testable import LaminaRaster
+
+/// Deterministic numbers for the random scenes.
+private struct Numbers {
+    var state: UInt64
+    mutating func next(_ lo: Double, _ hi: Double) -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return lo + (hi - lo) * Double(state >> 11) / Double(1 << 53)
+    }
+    mutating func pick(_ n: Int) -> Int { min(Int(next(0, Double(n))), n - 1) }
+}
+
+@Suite("Rendering only the damage (renderer with damage)")
+struct DamageTests {
+    /// A tree of a few layers of every kind, drawn into a 96×64 canvas.
+    func makeScene() -> (LayerTree, [Layer]) {
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 96, height: 64)
+        root.anchorPoint = .zero
+        var layers: [Layer] = []
+        for i in 0..<6 {
+            let layer: Layer = i % 2 == 0 ? ShapeLayer() : Layer()
+            layer.bounds = Rect(x: 0, y: 0, width: 20, height: 14)
+            layer.position = Point(x: 12 + Double(i) * 14, y: 20 + Double(i % 3) * 10)
+            layer.backgroundColor = Color(red: 0.2 * Double(i % 5), green: 0.5, blue: 0.9, alpha: 0.8)
+            if let shape = layer as? ShapeLayer {
+                shape.path = Path(ovalIn: Rect(x: 2, y: 2, width: 16, height: 10))
+                shape.fillColor = Color(red: 1, green: 0.8, blue: 0.1)
+            }
+            (i == 3 ? layers[0] : root).addSublayer(layer)
+            layers.append(layer)
+        }
+        let tree = LayerTree(root: root)
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0)
+        return (tree, layers)
+    }
+
+    @Test("random changes frame after frame: drawing only the damage gives exactly the full redraw", arguments: 0..<16)
+    func damageEqualsFullRedraw(seed: UInt64) throws {
+        let (tree, layers) = makeScene()
+        var n = Numbers(state: seed &+ 3)
+        let incremental = PixelBuffer(width: 96, height: 64)
+        let damageRenderer = Renderer()
+        let canvas = Canvas(target: incremental)
+        Transaction.begin()
+        Transaction.disableActions = true
+        var lastDamage: Renderer.PixelRect?
+        for frame in 1...25 {
+            let layer = layers[n.pick(layers.count)]
+            switch n.pick(7) {
+            case 0: layer.position = Point(x: n.next(-10, 100), y: n.next(-10, 70))
+            case 1: layer.opacity = n.next(0, 1)
+            case 2: layer.backgroundColor = Color(red: n.next(0, 1), green: n.next(0, 1), blue: n.next(0, 1), alpha: n.next(0.2, 1))
+            case 3: layer.transform = Transform3D(rotationAngle: n.next(0, 6), x: 0, y: 0, z: 1)
+            case 4: layer.isHidden.toggle()
+            case 5: layer.cornerRadius = n.next(0, 8); layer.borderWidth = n.next(0, 3)
+            default: (layer as? ShapeLayer)?.strokeColor = .white; layer.zPosition = n.next(-1, 1)
+            }
+            tree.commit(at: Double(frame))
+            tree.updatePresentation(at: Double(frame))
+            let presentation = try #require(tree.root.presentation())
+            lastDamage = damageRenderer.renderDamage(presentation, into: canvas, background: .black)
+            let full = PixelBuffer(width: 96, height: 64)
+            Renderer().render(presentation, into: Canvas(target: full), background: .black)
+            let differing = Pixels.differing(incremental, full)
+            if differing > 0 {
+                var first = (0, 0)
+                search: for y in 0..<64 { for x in 0..<96 where incremental[x, y] != full[x, y] { first = (x, y); break search } }
+                Issue.record("frame \(frame): \(differing) differ, first at \(first), damage \(String(describing: lastDamage))")
+            }
+        }
+        Transaction.commit()
+    }
+
+    @Test("a small change damages only its old and new boxes; no change damages nothing")
+    func damageIsLocal() throws {
+        let (tree, layers) = makeScene()
+        let renderer = Renderer()
+        let canvas = Canvas(target: PixelBuffer(width: 96, height: 64))
+        let initial = try #require(tree.root.presentation())
+        let first = renderer.renderDamage(initial, into: canvas, background: .black)
+        #expect(first.map { $0 == (0, 0, 96, 64) } == true)                  // the first frame is all damage
+        #expect(renderer.renderDamage(initial, into: canvas, background: .black) == nil)
+        Transaction.begin()
+        Transaction.disableActions = true
+        layers[5].backgroundColor = .white
+        Transaction.commit()
+        tree.commit(at: 1)
+        tree.updatePresentation(at: 1)
+        let presented = try #require(tree.root.presentation())
+        let d = try #require(renderer.renderDamage(presented, into: canvas, background: .black))
+        #expect(d.x0 == 71 && d.y0 == 32 && d.x1 == 93 && d.y1 == 48, "\(d)")     // 20×14 about (82, 40), 1 px margin                                        // its box, one pixel of margin
+    }
+}
