@@ -44,7 +44,7 @@ extension Layer {
     /// shape keys per its choice there). Only these among the properties Lamina has.
     static let implicitlyAnimatedKeys: Set<String> = [
         "bounds", "position", "zPosition", "anchorPoint", "transform", "opacity", "backgroundColor",
-        "cornerRadius", "borderWidth", "borderColor", "transform.scale",
+        "cornerRadius", "borderWidth", "borderColor", "transform.scale", "anchorPointZ", "sublayerTransform",
         "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "strokeStart", "strokeEnd", "lineDashPhase",
     ]
 

@@ -26,6 +26,9 @@ open class Layer {
         var borderWidth = 0.0
         var borderColor: Color? = .black
         var masksToBounds = false
+        var anchorPointZ = 0.0
+        var sublayerTransform = Transform3D.identity
+        var isDoubleSided = true
     }
 
     var properties = Properties()
@@ -125,6 +128,29 @@ open class Layer {
         get { properties.masksToBounds }
         set { mutate("masksToBounds") { $0.masksToBounds = newValue } }
     }
+
+    /// The anchor's z coordinate (rule 51).
+    public var anchorPointZ: Double {
+        get { properties.anchorPointZ }
+        set { mutate("anchorPointZ") { $0.anchorPointZ = newValue } }
+    }
+
+    /// Applied to every sublayer about this layer's anchor, in its bounds space: the usual
+    /// home of a shared perspective (`m34 = −1/d`, rules 51, 53).
+    public var sublayerTransform: Transform3D {
+        get { properties.sublayerTransform }
+        set { mutate("sublayerTransform") { $0.sublayerTransform = newValue } }
+    }
+
+    /// False hides the layer while its projected front faces away from the viewer (rule 55).
+    public var isDoubleSided: Bool {
+        get { properties.isDoubleSided }
+        set { mutate("doubleSided") { $0.isDoubleSided = newValue } }
+    }
+
+    /// True for layers that keep their sublayers in one 3-D space (`TransformLayer`);
+    /// ordinary layers flatten what their sublayers draw into their own plane (rule 55).
+    open var keepsSublayers3D: Bool { false }
 
     // MARK: Layer time (rule 2)
 
@@ -353,6 +379,9 @@ open class Layer {
         case "borderWidth": return .scalar(properties.borderWidth)
         case "borderColor": return .color(properties.borderColor)
         case "masksToBounds": return .bool(properties.masksToBounds)
+        case "anchorPointZ": return .scalar(properties.anchorPointZ)
+        case "sublayerTransform": return .transform(properties.sublayerTransform)
+        case "doubleSided": return .bool(properties.isDoubleSided)
         default: return nil
         }
     }
@@ -383,6 +412,9 @@ open class Layer {
         case ("borderWidth", .scalar(let v)): properties.borderWidth = v
         case ("borderColor", .color(let c)): properties.borderColor = c
         case ("masksToBounds", .bool(let b)): properties.masksToBounds = b
+        case ("anchorPointZ", .scalar(let v)): properties.anchorPointZ = v
+        case ("sublayerTransform", .transform(let t)): properties.sublayerTransform = t
+        case ("doubleSided", .bool(let b)): properties.isDoubleSided = b
         default: return false
         }
         return true
@@ -435,15 +467,43 @@ open class Layer {
 
     // MARK: Geometry
 
-    /// This layer's space → its superlayer's space (rule 51, without the superlayer's
-    /// sublayerTransform): `T(−(b.origin + a∘b.size)) · transform · T(position, zPosition)`.
+    /// This layer's space → its superlayer's space (rule 51):
+    /// `T(−(b.origin + a∘b.size), −anchorPointZ) · transform · T(position, zPosition) · S`, with
+    /// `S = T(−A) · super.sublayerTransform · T(A)` about the superlayer's anchor `A`.
     public func transformToSuperlayer() -> Transform3D {
         let b = properties.bounds, a = properties.anchorPoint
         let anchorInBounds = Point(x: b.origin.x + a.x * b.size.width, y: b.origin.y + a.y * b.size.height)
-        return Transform3D(translationX: -anchorInBounds.x, y: -anchorInBounds.y, z: 0)
+        var m = Transform3D(translationX: -anchorInBounds.x, y: -anchorInBounds.y, z: -properties.anchorPointZ)
             .concatenating(properties.transform)
             .concatenating(Transform3D(translationX: properties.position.x, y: properties.position.y,
                                        z: properties.zPosition))
+        if let parent = superlayer, !parent.properties.sublayerTransform.isIdentity {
+            let pb = parent.properties.bounds, pa = parent.properties.anchorPoint
+            let ax = pb.origin.x + pa.x * pb.size.width, ay = pb.origin.y + pa.y * pb.size.height
+            m = m.concatenating(Transform3D(translationX: -ax, y: -ay, z: 0))
+                .concatenating(parent.properties.sublayerTransform)
+                .concatenating(Transform3D(translationX: ax, y: ay, z: 0))
+        }
+        return m
+    }
+
+    /// `transformToSuperlayer()` as the superlayer draws it: an ordinary superlayer flattens
+    /// its sublayers into its plane (z dropped after the projection), a `TransformLayer`
+    /// keeps the depth (rule 55).
+    public func transformToSuperlayerPlane() -> Transform3D {
+        var m = transformToSuperlayer()
+        guard let parent = superlayer, !parent.keepsSublayers3D else { return m }
+        // The output z column goes; how input z maps matters only for content with depth
+        // (a transform layer's), since a plane's own points all have z = 0.
+        m.m13 = 0; m.m23 = 0; m.m43 = 0
+        if keepsSublayers3D {
+            m.m33 = 0
+        } else {
+            // A plane's points have z = 0, so the row for input z is irrelevant: the identity
+            // row keeps transforms that flatten to 2-D on the affine fast path.
+            m.m31 = 0; m.m32 = 0; m.m33 = 1; m.m34 = 0
+        }
+        return m
     }
 
     /// This layer's space → the root's space.
@@ -476,6 +536,7 @@ open class Layer {
     public func hitTest(_ p: Point) -> Layer? {
         guard !properties.isHidden, properties.opacity >= 0.01 else { return nil }
         guard let local = unproject(p, through: transformToSuperlayer()) else { return nil }
+        if properties.masksToBounds && !contains(local) { return nil }          // clipped sublayers are not hit
         for child in sublayersInDrawingOrder.reversed() {
             if let hit = child.hitTest(local) { return hit }
         }

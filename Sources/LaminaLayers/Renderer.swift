@@ -21,7 +21,7 @@ public final class Renderer {
     /// Clears the canvas to `background` and draws `root` and its subtree.
     public func render(_ root: Layer, into canvas: Canvas, background: Color) {
         canvas.clear(background)
-        draw(root, parent: .identity, canvas: canvas)
+        draw(root, toDevice: root.transformToSuperlayerPlane(), canvas: canvas)
         previous = nil
     }
 
@@ -48,8 +48,8 @@ public final class Renderer {
         let target = canvas.target
         var records: [ObjectIdentifier: DrawRecord] = [:]
         var order = 0
-        collect(root, parent: .identity, alpha: 1, shownAlpha: 1, size: (target.width, target.height), order: &order,
-                into: &records)
+        collect(root, toDevice: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1, size: (target.width, target.height),
+                order: &order, into: &records)
         let whole: PixelRect = (0, 0, target.width, target.height)
         var damage: PixelRect?
         if let previous, let setup = previousSetup, setup.width == target.width, setup.height == target.height,
@@ -69,7 +69,7 @@ public final class Renderer {
         canvas.save()
         canvas.clip(to: Rect(x: Double(d.0), y: Double(d.1), width: Double(d.2 - d.0), height: Double(d.3 - d.1)))
         target.fill(pixel: background.premultiplied.pixel32, x0: d.0, y0: d.1, x1: d.2, y1: d.3)
-        draw(root, parent: .identity, canvas: canvas)
+        draw(root, toDevice: root.transformToSuperlayerPlane(), canvas: canvas)
         canvas.restore()
         return d
     }
@@ -77,13 +77,19 @@ public final class Renderer {
     /// One record per visible layer, in drawing order. `shownAlpha` is the product of the
     /// opacities above, whether applied by scaling or by a group's composite: a layer's
     /// pixels change with it either way.
-    private func collect(_ layer: Layer, parent: Transform3D, alpha: Double, shownAlpha: Double, size: (Int, Int),
+    private func collect(_ layer: Layer, toDevice: Transform3D, alpha: Double, shownAlpha: Double, size: (Int, Int),
                          order: inout Int, into records: inout [ObjectIdentifier: DrawRecord]) {
         guard !layer.isHidden else { return }
         let own = min(max(layer.opacity, 0), 1)
         let opacity = alpha * own
-        guard opacity > 0 else { return }
-        let toDevice = layer.transformToSuperlayer().concatenating(parent)
+        guard opacity > 0, !Self.isCulled(layer, toDevice: toDevice) else { return }
+        if layer.keepsSublayers3D {
+            for plane in Self.children(of: layer, toDevice: toDevice, alpha: opacity) {
+                collect(plane.layer, toDevice: plane.toDevice, alpha: plane.alpha, shownAlpha: shownAlpha * own, size: size,
+                        order: &order, into: &records)
+            }
+            return
+        }
         let grouped = opacity < 1 && Self.elementCount(layer) > 1
         var hasher = Hasher()
         hasher.combine(order)
@@ -103,10 +109,52 @@ public final class Renderer {
         records[ObjectIdentifier(layer.model())] = DrawRecord(box: box, digest: hasher.finalize())
         // Inside a group the children draw at full alpha into the offscreen.
         let childAlpha = grouped ? 1 : opacity
-        for child in layer.sublayersInDrawingOrder {
-            collect(child, parent: toDevice, alpha: childAlpha, shownAlpha: shownAlpha * own, size: size, order: &order,
-                    into: &records)
+        for child in Self.children(of: layer, toDevice: toDevice, alpha: childAlpha) {
+            collect(child.layer, toDevice: child.toDevice, alpha: child.alpha, shownAlpha: shownAlpha * own, size: size,
+                    order: &order, into: &records)
         }
+    }
+
+    /// What a layer draws after itself, in order: an ordinary layer's sublayers by zPosition
+    /// (rule 54), each flattened into its plane; a transform layer's planes — its sublayers,
+    /// through nested transform layers — sorted back to front by the depth of their centres
+    /// in its 3-D space (rule 55, painter's algorithm).
+    static func children(of layer: Layer, toDevice: Transform3D, alpha: Double)
+        -> [(layer: Layer, toDevice: Transform3D, alpha: Double)] {
+        guard layer.keepsSublayers3D else {
+            return layer.sublayersInDrawingOrder.map { ($0, $0.transformToSuperlayerPlane().concatenating(toDevice), alpha) }
+        }
+        var planes: [(layer: Layer, toDevice: Transform3D, alpha: Double, depth: Double)] = []
+        func gather(_ space: Layer, toDevice: Transform3D, chain: Transform3D, alpha: Double) {
+            for (index, child) in space.sublayers.enumerated() where !child.isHidden {
+                let childToDevice = child.transformToSuperlayerPlane().concatenating(toDevice)
+                let childChain = child.transformToSuperlayer().concatenating(chain)
+                if child.keepsSublayers3D {
+                    let nested = alpha * min(max(child.opacity, 0), 1)
+                    if nested > 0 { gather(child, toDevice: childToDevice, chain: childChain, alpha: nested) }
+                    continue
+                }
+                let b = child.bounds
+                let c = childChain.applyHomogeneous(x: b.midX, y: b.midY, z: 0)
+                let depth = c.w != 0 ? c.z / c.w : 0
+                planes.append((child, childToDevice, alpha, depth + Double(index) * 1e-9))
+            }
+        }
+        gather(layer, toDevice: toDevice, chain: .identity, alpha: alpha)
+        return planes.sorted { $0.depth < $1.depth }.map { ($0.layer, $0.toDevice, $0.alpha) }
+    }
+
+    /// True for a single-sided layer whose projected front faces away (rule 55).
+    static func isCulled(_ layer: Layer, toDevice: Transform3D) -> Bool {
+        guard !layer.isDoubleSided else { return false }
+        let b = layer.bounds
+        let corners = [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY)].map {
+            toDevice.applyHomogeneous(x: $0.0, y: $0.1, z: 0)
+        }
+        guard corners.allSatisfy({ $0.w > 0 }) else { return false }
+        let p = corners.map { (x: $0.x / $0.w, y: $0.y / $0.w) }
+        let cross = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[1].y - p[0].y) * (p[2].x - p[0].x)
+        return cross < 0
     }
 
     /// The device box of what `layer` itself draws (not its sublayers); nil when a
@@ -126,11 +174,17 @@ public final class Renderer {
         return (min(a.x0, box[0]), min(a.y0, box[1]), max(a.x1, box[2]), max(a.y1, box[3]))
     }
 
-    private func draw(_ layer: Layer, parent: Transform3D, canvas: Canvas, alpha: Double = 1) {
+    private func draw(_ layer: Layer, toDevice: Transform3D, canvas: Canvas, alpha: Double = 1) {
         guard !layer.isHidden else { return }
         let opacity = alpha * min(max(layer.opacity, 0), 1)
-        guard opacity > 0 else { return }
-        let toDevice = layer.transformToSuperlayer().concatenating(parent)
+        guard opacity > 0, !Self.isCulled(layer, toDevice: toDevice) else { return }
+        if layer.keepsSublayers3D {
+            // A transform layer draws only its planes, back to front, each with its own opacity.
+            for plane in Self.children(of: layer, toDevice: toDevice, alpha: opacity) {
+                draw(plane.layer, toDevice: plane.toDevice, canvas: canvas, alpha: plane.alpha)
+            }
+            return
+        }
         if opacity < 1 && Self.elementCount(layer) > 1 {
             drawGroup(layer, toDevice: toDevice, opacity: opacity, canvas: canvas)
         } else {
@@ -158,8 +212,8 @@ public final class Renderer {
                 stroke(path, style: shape.strokeStyle, color: color.multiplyingAlpha(by: alpha), transform: toDevice, canvas: canvas)
             }
         }
-        for child in layer.sublayersInDrawingOrder {
-            draw(child, parent: toDevice, canvas: canvas, alpha: alpha)
+        for child in Self.children(of: layer, toDevice: toDevice, alpha: alpha) {
+            draw(child.layer, toDevice: child.toDevice, canvas: canvas, alpha: child.alpha)
         }
         if layer.masksToBounds { canvas.restore() }
         if let color = layer.borderColor, layer.borderWidth > 0 {
@@ -234,7 +288,7 @@ public final class Renderer {
         var box = affine.apply(to: local)
         guard !layer.masksToBounds else { return box }
         for child in layer.sublayers where !child.isHidden {
-            guard let childBox = localBox(of: child, toDevice: child.transformToSuperlayer().concatenating(toDevice)) else {
+            guard let childBox = localBox(of: child, toDevice: child.transformToSuperlayerPlane().concatenating(toDevice)) else {
                 return nil
             }
             box = box.union(childBox)
