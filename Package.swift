@@ -68,7 +68,7 @@ let package = Package(
             name: "LaminaRasterTests", dependencies: ["LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
             exclude: ["Golden"]),
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
-        .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"]),
+        .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"], exclude: ["Fixtures"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),
         .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"]),
