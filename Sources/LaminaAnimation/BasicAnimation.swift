@@ -93,3 +93,22 @@ extension AnimationDelegate {
     public func animationDidStart(_ animation: BasicAnimation) {}
     public func animationDidStop(_ animation: BasicAnimation, finished: Bool) {}
 }
+
+/// Several property animations run together (`CAAnimationGroup`, rule 33): the children run
+/// in the group's local time (a child's `beginTime` is relative to the group's start), a
+/// child with `duration 0` takes the group's duration, and children show only while the
+/// group is active or filling. The children's delegates and `isRemovedOnCompletion` are
+/// ignored; the group's own apply.
+public struct AnimationGroup {
+    public var animations: [BasicAnimation]
+    public var timing = MediaTiming()
+    /// Warps the group's local time for its children; nil is linear.
+    public var timingFunction: TimingFunction?
+    public var isRemovedOnCompletion = true
+    public var delegate: (any AnimationDelegate)?
+
+    public init(animations: [BasicAnimation], duration: Double = 0) {
+        self.animations = animations
+        timing.duration = duration
+    }
+}

@@ -16,6 +16,23 @@ final class AnimationEntry {
     var groups: [CompletionGroup] = []
     /// Added to the commit time when the begin time is left at 0.
     var beginDelay = 0.0
+    /// For a group (rule 33): its children, evaluated in its local time; `animation` holds
+    /// the group's own timing.
+    var children: [AnimationEntry] = []
+    var groupTimingFunction: TimingFunction?
+
+    /// A group's children's values at layer time `time`, in order (key path, value).
+    func childValues(at time: Double, underlying: (String) -> AnimatableValue?) -> [(String, AnimatableValue)] {
+        guard isCommitted, let phase = animation.timing.phase(at: time) else { return [] }
+        var local = phase.simpleTime
+        if let curve = groupTimingFunction, animation.timing.duration > 0 {
+            local = curve(phase.fraction) * animation.timing.duration
+        }
+        return children.compactMap { child in
+            let keyPath = child.animation.keyPath
+            return child.value(at: local, underlying: { underlying(keyPath) }).map { (keyPath, $0) }
+        }
+    }
 
     init(key: String, isKeyed: Bool, animation: BasicAnimation, completion: ((Bool) -> Void)?) {
         self.key = key

@@ -13,7 +13,8 @@ extension Layer {
 
     /// `add` whose begin time, when left at 0, becomes the commit time plus `beginDelay`
     /// (block animations with a delay, rule 67).
-    func add(_ animation: BasicAnimation, forKey key: String?, beginDelay: Double, completion: ((Bool) -> Void)?) {
+    @discardableResult
+    func add(_ animation: BasicAnimation, forKey key: String?, beginDelay: Double, completion: ((Bool) -> Void)?) -> AnimationEntry? {
         precondition(!isPresentation, "add animations to the model layer")
         if let key { removeAnimation(forKey: key) }
         guard isInHostedTree else {
@@ -23,7 +24,7 @@ extension Layer {
             if let delegate = animation.delegate { callbacks.append { delegate.animationDidStart(animation) } }
             callbacks += entry.endCallbacks(finished: false)
             TransactionStack.current.due.append(contentsOf: callbacks)
-            return
+            return nil
         }
         let storedKey = key ?? animations.anonymousKey()
         let entry = AnimationEntry(key: storedKey, isKeyed: key != nil, animation: animation, completion: completion)
@@ -32,6 +33,22 @@ extension Layer {
         for group in entry.groups { group.pending += 1 }
         animations.entries.append(entry)
         setNeedsCommit()
+        return entry
+    }
+
+    /// Attaches a group (rule 33) under `key`, like `add(_:forKey:completion:)`.
+    public func add(_ group: AnimationGroup, forKey key: String?, completion: ((Bool) -> Void)? = nil) {
+        var container = BasicAnimation(keyPath: "", duration: group.timing.duration)
+        container.timing = group.timing
+        container.isRemovedOnCompletion = group.isRemovedOnCompletion
+        container.delegate = group.delegate
+        guard let entry = add(container, forKey: key, beginDelay: 0, completion: completion) else { return }
+        entry.groupTimingFunction = group.timingFunction
+        entry.children = group.animations.map { child in
+            var child = child
+            child.delegate = nil                                   // ignored inside a group
+            return AnimationEntry(key: "", isKeyed: false, animation: child, completion: nil)
+        }
     }
 
     /// The stored copy under `key`, or nil.

@@ -58,6 +58,16 @@ public final class LayerTree {
                 let shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
                 if let model, let shown { entry.ends = entry.animation.resolvedEnds(presentation: shown, model: model) }
                 entry.isCommitted = true
+                // A group's children: its duration when they have none, begin times relative
+                // to the group, ends resolved now like any animation (rule 33).
+                for child in entry.children {
+                    if child.animation.timing.duration == 0 { child.animation.timing.duration = entry.animation.timing.duration }
+                    let keyPath = child.animation.keyPath
+                    let model = layer.value(forKeyPath: keyPath)
+                    let shown = layer.presentationLayer?.value(forKeyPath: keyPath) ?? model
+                    if let model, let shown { child.ends = child.animation.resolvedEnds(presentation: shown, model: model) }
+                    child.isCommitted = true
+                }
                 if let delegate = entry.animation.delegate {
                     let animation = entry.animation
                     layer.pendingCallbacks.append { delegate.animationDidStart(animation) }   // after commit (rule 35)
@@ -103,7 +113,11 @@ public final class LayerTree {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.animation.timing
             let keyPath = entry.animation.keyPath
-            if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
+            if !entry.children.isEmpty {
+                for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
+                    copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
+                }
+            } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 copy.applyAnimatedValue(value, forKeyPath: keyPath)
             }
             if !entry.hasFinished {
