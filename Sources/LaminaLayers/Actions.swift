@@ -45,6 +45,7 @@ extension Layer {
     static let implicitlyAnimatedKeys: Set<String> = [
         "bounds", "position", "zPosition", "anchorPoint", "transform", "opacity", "backgroundColor",
         "cornerRadius", "borderWidth", "borderColor", "transform.scale", "anchorPointZ", "sublayerTransform",
+        "startPoint", "endPoint", "fontSize", "foregroundColor",
         "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "strokeStart", "strokeEnd", "lineDashPhase",
     ]
 

@@ -1,5 +1,6 @@
 import LaminaAnimation
 import LaminaGeometry
+import LaminaRaster
 
 /// A node of the layer tree (`CALayer`): geometry, appearance and sublayers, plus the
 /// animations attached to it.
@@ -26,6 +27,9 @@ open class Layer {
         var borderWidth = 0.0
         var borderColor: Color? = .black
         var masksToBounds = false
+        var contents: PixelBuffer?
+        var contentsGravity: ContentsGravity = .resize
+        var contentsScale = 1.0
         var anchorPointZ = 0.0
         var sublayerTransform = Transform3D.identity
         var isDoubleSided = true
@@ -127,6 +131,25 @@ open class Layer {
     public var masksToBounds: Bool {
         get { properties.masksToBounds }
         set { mutate("masksToBounds") { $0.masksToBounds = newValue } }
+    }
+
+    /// An image drawn over the background, placed in the bounds by `contentsGravity`
+    /// (premultiplied pixels; nil draws nothing).
+    public var contents: PixelBuffer? {
+        get { properties.contents }
+        set { mutate("contents") { $0.contents = newValue } }
+    }
+
+    /// How `contents` sits in the bounds (`resize` by default, rule 48).
+    public var contentsGravity: ContentsGravity {
+        get { properties.contentsGravity }
+        set { mutate("contentsGravity") { $0.contentsGravity = newValue } }
+    }
+
+    /// Image pixels per point of `contents` (1 by default): a 2x image shows at half size.
+    public var contentsScale: Double {
+        get { properties.contentsScale }
+        set { mutate("contentsScale") { $0.contentsScale = newValue } }
     }
 
     /// The anchor's z coordinate (rule 51).
@@ -268,6 +291,9 @@ open class Layer {
         hasher.combine(properties.borderColor)
         hasher.combine(properties.masksToBounds)
         hasher.combine(sublayers.count)
+        if let contents = properties.contents { hasher.combine(ObjectIdentifier(contents)) }
+        hasher.combine(properties.contentsGravity)
+        hasher.combine(properties.contentsScale)
     }
 
     /// Marks the tree as changed so the next frame commits and draws it.
@@ -560,5 +586,38 @@ open class Layer {
         let det = a11 * a22 - a12 * a21
         guard det != 0 else { return nil }
         return Point(x: (b1 * a22 - a12 * b2) / det, y: (a11 * b2 - a21 * b1) / det)
+    }
+}
+
+/// Where a layer's `contents` image sits in its bounds (`CALayerContentsGravity`); y grows
+/// down, so `top` is the bounds' minimum y.
+public enum ContentsGravity: String, Hashable, Sendable, CaseIterable {
+    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+    case resize, resizeAspect, resizeAspectFill
+
+    /// The rectangle the image fills inside `bounds`, for an image of `size` points.
+    public func rect(for size: Size, in bounds: Rect) -> Rect {
+        let w = size.width, h = size.height
+        switch self {
+        case .resize: return bounds
+        case .resizeAspect, .resizeAspectFill:
+            guard w > 0, h > 0 else { return bounds }
+            let sx = bounds.width / w, sy = bounds.height / h
+            let s = self == .resizeAspect ? min(sx, sy) : max(sx, sy)
+            return Rect(x: bounds.midX - w * s / 2, y: bounds.midY - h * s / 2, width: w * s, height: h * s)
+        default:
+            let x: Double, y: Double
+            switch self {
+            case .left, .topLeft, .bottomLeft: x = bounds.minX
+            case .right, .topRight, .bottomRight: x = bounds.maxX - w
+            default: x = bounds.midX - w / 2
+            }
+            switch self {
+            case .top, .topLeft, .topRight: y = bounds.minY
+            case .bottom, .bottomLeft, .bottomRight: y = bounds.maxY - h
+            default: y = bounds.midY - h / 2
+            }
+            return Rect(x: x, y: y, width: w, height: h)
+        }
     }
 }

@@ -161,7 +161,7 @@ public final class Renderer {
     /// non-affine transform makes it uncertain.
     static func ownBox(of layer: Layer, toDevice: Transform3D) -> Rect? {
         guard toDevice.isAffine else { return nil }
-        var local = layer.bounds
+        var local = contentExtent(of: layer)
         if let shape = layer as? ShapeLayer, let path = shape.path {
             let pad = shape.strokeColor == nil ? 0 : shape.lineWidth / 2 * max(shape.miterLimit, 1.5)
             local = local.union(path.controlPointBounds.insetBy(dx: -pad, dy: -pad))
@@ -204,6 +204,19 @@ public final class Renderer {
             canvas.save()
             clip(canvas, to: outline, transform: toDevice)
         }
+        if let image = layer.contents, image.width > 0, image.height > 0 {
+            let placed = Self.contentsRect(of: layer, image: image)
+            let imageToLayer = Transform3D(scaleX: placed.width / Double(image.width), y: placed.height / Double(image.height), z: 1)
+                .concatenating(Transform3D(translationX: placed.minX, y: placed.minY, z: 0))
+            canvas.draw(image, transform3D: imageToLayer.concatenating(toDevice), opacity: alpha)
+        }
+        if let gradientLayer = layer as? GradientLayer, let gradient = gradientLayer.rasterGradient, toDevice.isAffine {
+            let faded = Gradient(gradient.kind, stops: gradient.stops.map { Gradient.Stop($0.location, $0.color.multiplyingAlpha(by: alpha)) })
+            canvas.fill(outline, gradient: faded, transform: toDevice.affineTransform)
+        }
+        if let textLayer = layer as? TextLayer, let color = textLayer.foregroundColor {
+            drawText(textLayer, color: color.multiplyingAlpha(by: alpha), toDevice: toDevice, canvas: canvas)
+        }
         if let shape = layer as? ShapeLayer, let path = shape.path {
             if let color = shape.fillColor {
                 fill(path, color: color.multiplyingAlpha(by: alpha), rule: shape.fillRule, transform: toDevice, canvas: canvas)
@@ -226,6 +239,62 @@ public final class Renderer {
                 for element in hole.elements { ring.append(element) }
             }
             fill(ring, color: color.multiplyingAlpha(by: alpha), rule: .evenOdd, transform: toDevice, canvas: canvas)
+        }
+    }
+
+    /// The bounds, grown by what may spill out of them: a contents image placed by gravity,
+    /// a line of text wider than the bounds.
+    static func contentExtent(of layer: Layer) -> Rect {
+        var extent = layer.bounds
+        if let image = layer.contents { extent = extent.union(contentsRect(of: layer, image: image)) }
+        if let text = layer as? TextLayer, let font = text.resolvedFont, !text.string.isEmpty {
+            let line = textLine(of: text, font: font)
+            let x = layer.bounds.minX + textOffset(of: text, line: line)
+            let metrics = font.lineMetrics(size: text.fontSize)
+            extent = extent.union(Rect(x: x - text.fontSize, y: layer.bounds.minY - text.fontSize,
+                                       width: line.width + 2 * text.fontSize,
+                                       height: metrics.ascender + metrics.descender + 2 * text.fontSize))
+        }
+        return extent
+    }
+
+    /// Where a layer's contents image lands in its bounds (gravity, contentsScale).
+    static func contentsRect(of layer: Layer, image: PixelBuffer) -> Rect {
+        let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
+        return layer.contentsGravity.rect(for: Size(width: Double(image.width) / scale, height: Double(image.height) / scale),
+                                          in: layer.bounds)
+    }
+
+    /// A text layer's line: laid out at its font size, aligned in the bounds' width, its
+    /// top at the bounds' top. Under a plain translation glyphs come from the coverage
+    /// cache; otherwise their outlines are filled through the transform.
+    private func drawText(_ layer: TextLayer, color: Color, toDevice: Transform3D, canvas: Canvas) {
+        guard let font = layer.resolvedFont, !layer.string.isEmpty else { return }
+        let b = layer.bounds
+        let line = Self.textLine(of: layer, font: font)
+        let x = Self.textOffset(of: layer, line: line)
+        let baseline = b.minY + font.lineMetrics(size: layer.fontSize).ascender
+        let t = toDevice
+        if t.isAffine && t.m11 == 1 && t.m12 == 0 && t.m21 == 0 && t.m22 == 1 {
+            canvas.draw(line, font: font, origin: Point(x: b.minX + x + t.m41, y: baseline + t.m42), color: color)
+            return
+        }
+        for placed in line.glyphs {
+            let outline = font.glyph(placed.index, size: line.size).path
+                .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline))
+            fill(outline, color: color, rule: .nonZero, transform: toDevice, canvas: canvas)
+        }
+    }
+
+    static func textLine(of layer: TextLayer, font: Font) -> TextLine {
+        font.layout(layer.string, size: layer.fontSize, maxWidth: layer.truncatesEnd ? layer.bounds.width : nil)
+    }
+
+    static func textOffset(of layer: TextLayer, line: TextLine) -> Double {
+        switch layer.alignmentMode {
+        case .natural, .left: return 0
+        case .center: return (layer.bounds.width - line.width) / 2
+        case .right: return layer.bounds.width - line.width
         }
     }
 
@@ -256,6 +325,9 @@ public final class Renderer {
     static func elementCount(_ layer: Layer) -> Int {
         var count = 0
         if layer.backgroundColor != nil { count += 1 }
+        if layer.contents != nil { count += 1 }
+        if let g = layer as? GradientLayer, g.colors.count >= 2 { count += 1 }
+        if let t = layer as? TextLayer, !t.string.isEmpty, t.foregroundColor != nil { count += 1 }
         if let shape = layer as? ShapeLayer, shape.path != nil {
             if shape.fillColor != nil { count += 1 }
             if shape.strokeColor != nil && shape.lineWidth > 0 { count += 1 }
@@ -280,7 +352,7 @@ public final class Renderer {
     private static func localBox(of layer: Layer, toDevice: Transform3D) -> Rect? {
         guard toDevice.isAffine else { return nil }
         let affine = toDevice.affineTransform
-        var local = layer.bounds
+        var local = contentExtent(of: layer)
         if let shape = layer as? ShapeLayer, let path = shape.path {
             let pad = shape.strokeColor == nil ? 0 : shape.lineWidth / 2 * max(shape.miterLimit, 1.5)
             local = local.union(path.controlPointBounds.insetBy(dx: -pad, dy: -pad))

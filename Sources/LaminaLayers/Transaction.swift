@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LaminaAnimation
+import LaminaRaster
 
 /// Batches layer-tree changes and sets how their implicit animations run (`CATransaction`,
 /// rules 36–39).
@@ -180,7 +181,8 @@ final class TransactionFrame {
     }
 }
 
-/// A thread's transactions: the implicit one at the bottom, explicit ones above it.
+/// A thread's layer-tree state: its transactions (the implicit one at the bottom, explicit
+/// ones above it), the callbacks due to its frame loop and its default text face.
 final class TransactionStack {
     var frames = [TransactionFrame()]
     var due: [() -> Void] = []
@@ -188,6 +190,8 @@ final class TransactionStack {
     /// While a property animator runs its animations block, every model change is reported
     /// here instead of running an action (rule 67).
     var recorder: ((Layer, String, AnimatableValue?) -> Void)?
+    /// The default text face for this thread, loaded on first use.
+    lazy var defaultFont: Font? = try? Font()
 
     var top: TransactionFrame { frames[frames.count - 1] }
 

@@ -81,6 +81,14 @@ public final class Font {
         return face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
     }
 
+    /// The distance from the baseline up to the top of the line at `size` (the face's
+    /// ascender), and down to its bottom (the descender, positive), in pixels.
+    public func lineMetrics(size: Double) -> (ascender: Double, descender: Double) {
+        guard let face, face.pointee.units_per_EM > 0 else { return (size * 0.8, size * 0.2) }
+        let em = Double(face.pointee.units_per_EM)
+        return (Double(face.pointee.ascender) / em * size, -Double(face.pointee.descender) / em * size)
+    }
+
     /// The glyph index for a Unicode scalar (0 = missing glyph).
     public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
         guard let face else { return 0 }

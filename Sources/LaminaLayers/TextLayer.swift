@@ -1,0 +1,97 @@
+import LaminaAnimation
+import LaminaGeometry
+import LaminaRaster
+
+/// A layer that draws one line of text (`CATextLayer`): the first line's top at the top of
+/// the bounds, aligned within the bounds' width, cut with an ellipsis when it does not fit
+/// and truncation is on. Glyphs come from FreeType outlines through Lamina's rasterizer
+/// (DejaVu Sans by default).
+open class TextLayer: Layer {
+    public enum Alignment: String, Hashable, Sendable { case natural, left, center, right }
+
+    struct TextProperties: Hashable {
+        var string = ""
+        var fontSize = 36.0
+        var foregroundColor: Color? = .white
+        var alignment = Alignment.natural
+        var truncates = false
+    }
+
+    var text = TextProperties()
+    /// The face to draw with; nil uses the shared default face.
+    public var font: Font?
+
+    public override init() { super.init() }
+
+    public var string: String {
+        get { text.string }
+        set { mutateText("string") { $0.string = newValue } }
+    }
+
+    /// Pixels per em (36 by default, as Core Animation).
+    public var fontSize: Double {
+        get { text.fontSize }
+        set { mutateText("fontSize") { $0.fontSize = newValue } }
+    }
+
+    /// Opaque white by default; nil draws nothing.
+    public var foregroundColor: Color? {
+        get { text.foregroundColor }
+        set { mutateText("foregroundColor") { $0.foregroundColor = newValue } }
+    }
+
+    public var alignmentMode: Alignment {
+        get { text.alignment }
+        set { mutateText("alignmentMode") { $0.alignment = newValue } }
+    }
+
+    /// Cut the end with "…" when the line is wider than the bounds (`truncationMode end`).
+    public var truncatesEnd: Bool {
+        get { text.truncates }
+        set { mutateText("truncationMode") { $0.truncates = newValue } }
+    }
+
+    private func mutateText(_ key: String, _ change: (inout TextProperties) -> Void) {
+        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        let old = value(forKeyPath: key)
+        change(&text)
+        setNeedsCommit()
+        propertyDidChange(key, from: old)
+    }
+
+    /// The face this layer draws with: its own, or DejaVu Sans loaded once per thread and
+    /// shared by every text layer drawn there (a face's caches are not thread-safe).
+    var resolvedFont: Font? { font ?? TransactionStack.current.defaultFont }
+
+    open override func makePresentationCopy() -> Layer {
+        let copy = TextLayer()
+        copy.properties = properties
+        copy.text = text
+        copy.font = font
+        return copy
+    }
+
+    open override func hashDrawing(into hasher: inout Hasher) {
+        super.hashDrawing(into: &hasher)
+        hasher.combine(text)
+        if let font { hasher.combine(ObjectIdentifier(font)) }
+    }
+
+    open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
+        switch keyPath {
+        case "fontSize": return .scalar(text.fontSize)
+        case "foregroundColor": return .color(text.foregroundColor)
+        default: return super.value(forKeyPath: keyPath)
+        }
+    }
+
+    @discardableResult
+    open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
+        switch (keyPath, value) {
+        case ("fontSize", .scalar(let v)): text.fontSize = v
+        case ("foregroundColor", .color(let c)): text.foregroundColor = c
+        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
+        }
+        return true
+    }
+}
