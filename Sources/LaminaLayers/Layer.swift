@@ -368,6 +368,11 @@ open class Layer {
         modelLayer = model
     }
 
+    /// A replicator's extra instance: drawn in its space, not one of its sublayers.
+    func attachAsInstance(of replicator: Layer) {
+        superlayer = replicator
+    }
+
     func adoptPresentationSublayers(_ children: [Layer]) {
         sublayers = children
         for child in children { child.superlayer = self }

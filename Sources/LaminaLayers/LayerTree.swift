@@ -100,12 +100,16 @@ public final class LayerTree {
     /// `parentTime` is the superlayer's time (media time for the root) and `parentRate` how
     /// fast it runs against media time: a layer whose time does not advance (speed 0 on the
     /// way down) keeps no frame running (rules 2, 3).
+    /// With `isInstance` (a replicator's extra instances) the copy only shows: callbacks,
+    /// finished animations and the layer's presentation are left to the real pass.
     private func presentation(of layer: Layer, parentTime: Double, parentRate: Double, callbacks: inout [() -> Void],
-                              running: inout Bool) -> Layer {
+                              running: inout Bool, isInstance: Bool = false) -> Layer {
         let time = layer.localTime(fromSuperlayerTime: parentTime)
         let rate = parentRate * layer.speed
-        callbacks.append(contentsOf: layer.pendingCallbacks)
-        layer.pendingCallbacks.removeAll()
+        if !isInstance {
+            callbacks.append(contentsOf: layer.pendingCallbacks)
+            layer.pendingCallbacks.removeAll()
+        }
         let copy = layer.makePresentationCopy()
         copy.preparePresentationCopy(of: layer)
         var finishedIndices: [Int] = []
@@ -120,7 +124,7 @@ public final class LayerTree {
             } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 copy.applyAnimatedValue(value, forKeyPath: keyPath)
             }
-            if !entry.hasFinished {
+            if !entry.hasFinished && !isInstance {
                 if timing.speed != 0 && time >= timing.endTime {
                     finishedIndices.append(i)
                 } else if timing.speed != 0 && rate != 0 {
@@ -138,9 +142,21 @@ public final class LayerTree {
             }
         }
         copy.adoptPresentationSublayers(layer.sublayers.map {
-            presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running)
+            presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running,
+                         isInstance: isInstance)
         })
-        layer.presentationLayer = copy
+        if let replicator = layer as? ReplicatorLayer, let replicatorCopy = copy as? ReplicatorLayer {
+            // Instance i shows the sublayers as they were i · instanceDelay earlier.
+            replicatorCopy.instances = (1..<max(replicator.instanceCount, 1)).map { i in
+                layer.sublayers.map { child in
+                    let instance = presentation(of: child, parentTime: time - Double(i) * replicator.instanceDelay,
+                                                parentRate: rate, callbacks: &callbacks, running: &running, isInstance: true)
+                    instance.attachAsInstance(of: replicatorCopy)
+                    return instance
+                }
+            }
+        }
+        if !isInstance { layer.presentationLayer = copy }
         return copy
     }
 

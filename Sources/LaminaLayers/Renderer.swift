@@ -29,7 +29,14 @@ public final class Renderer {
     public typealias PixelRect = (x0: Int, y0: Int, x1: Int, y1: Int)
 
     /// What each layer drew in the last damage-tracked frame: where and a digest of how.
-    private var previous: [ObjectIdentifier: DrawRecord]?
+    private var previous: [DrawKey: DrawRecord]?
+
+    /// A drawn layer: its model layer, and which drawing of it (a replicator draws the same
+    /// model layer several times).
+    struct DrawKey: Hashable {
+        var layer: ObjectIdentifier
+        var occurrence: Int
+    }
     private var previousSetup: (width: Int, height: Int, background: Color)?
 
     struct DrawRecord: Equatable {
@@ -46,7 +53,7 @@ public final class Renderer {
     @discardableResult
     public func renderDamage(_ root: Layer, into canvas: Canvas, background: Color) -> PixelRect? {
         let target = canvas.target
-        var records: [ObjectIdentifier: DrawRecord] = [:]
+        var records: [DrawKey: DrawRecord] = [:]
         var order = 0
         collect(root, toDevice: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1, size: (target.width, target.height),
                 order: &order, into: &records)
@@ -78,7 +85,7 @@ public final class Renderer {
     /// opacities above, whether applied by scaling or by a group's composite: a layer's
     /// pixels change with it either way.
     private func collect(_ layer: Layer, toDevice: Transform3D, alpha: Double, shownAlpha: Double, size: (Int, Int),
-                         order: inout Int, into records: inout [ObjectIdentifier: DrawRecord]) {
+                         order: inout Int, into records: inout [DrawKey: DrawRecord]) {
         guard !layer.isHidden else { return }
         let own = min(max(layer.opacity, 0), 1)
         let opacity = alpha * own
@@ -106,7 +113,9 @@ public final class Renderer {
         } else {
             box = [0, 0, size.0, size.1]
         }
-        records[ObjectIdentifier(layer.model())] = DrawRecord(box: box, digest: hasher.finalize())
+        var key = DrawKey(layer: ObjectIdentifier(layer.model()), occurrence: 0)
+        while records[key] != nil { key.occurrence += 1 }
+        records[key] = DrawRecord(box: box, digest: hasher.finalize())
         // Inside a group the children draw at full alpha into the offscreen.
         let childAlpha = grouped ? 1 : opacity
         for child in Self.children(of: layer, toDevice: toDevice, alpha: childAlpha) {
@@ -122,7 +131,18 @@ public final class Renderer {
     static func children(of layer: Layer, toDevice: Transform3D, alpha: Double)
         -> [(layer: Layer, toDevice: Transform3D, alpha: Double)] {
         guard layer.keepsSublayers3D else {
-            return layer.sublayersInDrawingOrder.map { ($0, $0.transformToSuperlayerPlane().concatenating(toDevice), alpha) }
+            var result = layer.sublayersInDrawingOrder.map { ($0, $0.transformToSuperlayerPlane().concatenating(toDevice), alpha) }
+            if let replicator = layer as? ReplicatorLayer {
+                for (index, instance) in replicator.instances.enumerated() {
+                    let i = index + 1
+                    let placement = replicator.instanceMatrix(i).concatenating(toDevice)
+                    let instanceAlpha = alpha * replicator.instanceAlpha(i)
+                    for child in instance where instanceAlpha > 0 {
+                        result.append((child, child.transformToSuperlayerPlane().concatenating(placement), instanceAlpha))
+                    }
+                }
+            }
+            return result
         }
         var planes: [(layer: Layer, toDevice: Transform3D, alpha: Double, depth: Double)] = []
         func gather(_ space: Layer, toDevice: Transform3D, chain: Transform3D, alpha: Double) {
@@ -337,6 +357,7 @@ public final class Renderer {
             count += 1
             if count > 1 { break }
         }
+        if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1, !layer.sublayers.isEmpty { count += 1 }
         return count
     }
 
@@ -359,6 +380,7 @@ public final class Renderer {
         }
         var box = affine.apply(to: local)
         guard !layer.masksToBounds else { return box }
+        if let replicator = layer as? ReplicatorLayer, replicator.instanceCount > 1 { return nil }   // instances: anywhere
         for child in layer.sublayers where !child.isHidden {
             guard let childBox = localBox(of: child, toDevice: child.transformToSuperlayerPlane().concatenating(toDevice)) else {
                 return nil

@@ -1,0 +1,96 @@
+import LaminaAnimation
+import LaminaGeometry
+
+/// Draws its sublayers `instanceCount` times (`CAReplicatorLayer`): instance i through
+/// `instanceTransform` applied i times about the replicator's centre, its animations
+/// `i · instanceDelay` seconds behind, its opacity multiplied by `1 + i · instanceAlphaOffset`
+/// (clamped to 0…1).
+open class ReplicatorLayer: Layer {
+    struct ReplicatorProperties: Hashable {
+        var instanceCount = 1
+        var instanceTransform = Transform3D.identity
+        var instanceDelay = 0.0
+        var instanceAlphaOffset = 0.0
+    }
+
+    var replicator = ReplicatorProperties()
+    /// On presentation copies: instances 1… as built for the frame.
+    var instances: [[Layer]] = []
+
+    public override init() { super.init() }
+
+    public var instanceCount: Int {
+        get { replicator.instanceCount }
+        set { mutateReplicator("instanceCount") { $0.instanceCount = max(newValue, 0) } }
+    }
+
+    public var instanceTransform: Transform3D {
+        get { replicator.instanceTransform }
+        set { mutateReplicator("instanceTransform") { $0.instanceTransform = newValue } }
+    }
+
+    public var instanceDelay: Double {
+        get { replicator.instanceDelay }
+        set { mutateReplicator("instanceDelay") { $0.instanceDelay = newValue } }
+    }
+
+    public var instanceAlphaOffset: Double {
+        get { replicator.instanceAlphaOffset }
+        set { mutateReplicator("instanceAlphaOffset") { $0.instanceAlphaOffset = newValue } }
+    }
+
+    private func mutateReplicator(_ key: String, _ change: (inout ReplicatorProperties) -> Void) {
+        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+        let old = value(forKeyPath: key)
+        change(&replicator)
+        setNeedsCommit()
+        propertyDidChange(key, from: old)
+    }
+
+    /// Instance i's transform in the replicator's space: `instanceTransform` applied i times
+    /// about the centre of the bounds.
+    public func instanceMatrix(_ i: Int) -> Transform3D {
+        let b = bounds
+        var power = Transform3D.identity
+        for _ in 0..<max(i, 0) { power = power.concatenating(replicator.instanceTransform) }
+        return Transform3D(translationX: -b.midX, y: -b.midY, z: 0).concatenating(power)
+            .concatenating(Transform3D(translationX: b.midX, y: b.midY, z: 0))
+    }
+
+    /// Instance i's opacity factor.
+    public func instanceAlpha(_ i: Int) -> Double {
+        min(max(1 + Double(i) * replicator.instanceAlphaOffset, 0), 1)
+    }
+
+    open override func makePresentationCopy() -> Layer {
+        let copy = ReplicatorLayer()
+        copy.properties = properties
+        copy.replicator = replicator
+        return copy
+    }
+
+    open override func hashDrawing(into hasher: inout Hasher) {
+        super.hashDrawing(into: &hasher)
+        hasher.combine(replicator)
+    }
+
+    open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
+        switch keyPath {
+        case "instanceTransform": return .transform(replicator.instanceTransform)
+        case "instanceDelay": return .scalar(replicator.instanceDelay)
+        case "instanceAlphaOffset": return .scalar(replicator.instanceAlphaOffset)
+        default: return super.value(forKeyPath: keyPath)
+        }
+    }
+
+    @discardableResult
+    open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
+        switch (keyPath, value) {
+        case ("instanceTransform", .transform(let t)): replicator.instanceTransform = t
+        case ("instanceDelay", .scalar(let v)): replicator.instanceDelay = v
+        case ("instanceAlphaOffset", .scalar(let v)): replicator.instanceAlphaOffset = v
+        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
+        }
+        return true
+    }
+}
