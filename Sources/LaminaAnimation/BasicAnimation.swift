@@ -112,3 +112,59 @@ public struct AnimationGroup {
         timing.duration = duration
     }
 }
+
+/// A transition between a layer's look before and after a change (`CATransition`,
+/// rule 34): the old picture and the new one, composited over the transition's timing.
+public struct Transition {
+    /// How the new picture replaces the old.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// Cross-fade (the default).
+        case fade
+        /// The new picture pushes the old one out.
+        case push
+        /// The new picture slides in over the old one.
+        case moveIn
+        /// The old picture slides out, uncovering the new one.
+        case reveal
+    }
+
+    /// Where the movement comes from (y grows down: `fromTop` enters from above).
+    public enum Subtype: String, Hashable, Sendable, CaseIterable {
+        case fromRight, fromLeft, fromTop, fromBottom
+    }
+
+    public var kind = Kind.fade
+    /// Nil moves like `fromLeft`, as Core Animation does for the moving kinds.
+    public var subtype: Subtype?
+    public var timing = MediaTiming()
+    public var timingFunction: TimingFunction?
+    /// The part of the transition shown: progress runs from `startProgress` to `endProgress`.
+    public var startProgress = 0.0
+    public var endProgress = 1.0
+    public var delegate: (any AnimationDelegate)?
+
+    public init(kind: Kind = .fade, subtype: Subtype? = nil, duration: Double = 0) {
+        self.kind = kind
+        self.subtype = subtype
+        timing.duration = duration
+    }
+
+    /// The offsets (in units of the layer's size) of the old and new pictures at progress `p`.
+    public func offsets(at p: Double) -> (old: (x: Double, y: Double), new: (x: Double, y: Double)) {
+        let direction: (x: Double, y: Double)
+        switch subtype ?? .fromLeft {
+        case .fromRight: direction = (1, 0)
+        case .fromLeft: direction = (-1, 0)
+        case .fromTop: direction = (0, -1)
+        case .fromBottom: direction = (0, 1)
+        }
+        let incoming = (direction.x * (1 - p), direction.y * (1 - p))
+        let outgoing = (-direction.x * p, -direction.y * p)
+        switch kind {
+        case .fade: return ((0, 0), (0, 0))
+        case .push: return (outgoing, incoming)
+        case .moveIn: return ((0, 0), incoming)
+        case .reveal: return (outgoing, (0, 0))
+        }
+    }
+}

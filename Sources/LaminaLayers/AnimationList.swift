@@ -20,6 +20,16 @@ final class AnimationEntry {
     /// the group's own timing.
     var children: [AnimationEntry] = []
     var groupTimingFunction: TimingFunction?
+    /// For a transition (rule 34): its description and the picture before the change.
+    var transition: Transition?
+    var snapshot: Layer?
+
+    /// A transition's progress at layer time `time` (nil outside its interval).
+    func transitionProgress(at time: Double) -> Double? {
+        guard isCommitted, let transition, let phase = animation.timing.phase(at: time) else { return nil }
+        let eased = (transition.timingFunction ?? .linear)(phase.fraction)
+        return transition.startProgress + (transition.endProgress - transition.startProgress) * eased
+    }
 
     /// A group's children's values at layer time `time`, in order (key path, value).
     func childValues(at time: Double, underlying: (String) -> AnimatableValue?) -> [(String, AnimatableValue)] {

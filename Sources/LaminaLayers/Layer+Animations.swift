@@ -51,6 +51,19 @@ extension Layer {
         }
     }
 
+    /// Runs `transition` from the layer's look in the last frame to its look after this
+    /// transaction's changes; always under the key "transition" (rules 18, 34).
+    public func add(_ transition: Transition, completion: ((Bool) -> Void)? = nil) {
+        var container = BasicAnimation(keyPath: "", duration: transition.timing.duration)
+        container.timing = transition.timing
+        container.delegate = transition.delegate
+        // The picture before the change: the copy drawn in the last frame.
+        let before = presentationLayer
+        guard let entry = add(container, forKey: "transition", beginDelay: 0, completion: completion) else { return }
+        entry.transition = transition
+        entry.snapshot = before
+    }
+
     /// The stored copy under `key`, or nil.
     public func animation(forKey key: String) -> BasicAnimation? {
         animations.entries.first { $0.isKeyed && $0.key == key }?.animation

@@ -47,6 +47,9 @@ open class Layer {
     public private(set) var isPresentation = false
     /// The copy built for the last rendered frame (rule 47: one per layer per frame).
     var presentationLayer: Layer?
+    /// On presentation copies during a transition: the old picture, the transition and its
+    /// progress (rule 34).
+    var transitionFrame: (old: Layer, transition: Transition, progress: Double)?
     /// The tree this layer is the root of, if any.
     weak var hostingTree: LayerTree?
 

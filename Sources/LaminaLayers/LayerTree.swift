@@ -117,7 +117,11 @@ public final class LayerTree {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.animation.timing
             let keyPath = entry.animation.keyPath
-            if !entry.children.isEmpty {
+            if entry.transition != nil {
+                if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
+                    copy.transitionFrame = (snapshot, entry.transition!, p)
+                }
+            } else if !entry.children.isEmpty {
                 for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
                     copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
                 }

@@ -1,3 +1,4 @@
+import LaminaAnimation
 import LaminaGeometry
 import LaminaRaster
 
@@ -97,6 +98,17 @@ public final class Renderer {
             }
             return
         }
+        if let frame = layer.transitionFrame {
+            // A transition moves pictures anywhere: the whole canvas, every frame it runs.
+            var key = DrawKey(layer: ObjectIdentifier(layer.model()), occurrence: 0)
+            while records[key] != nil { key.occurrence += 1 }
+            var hasher = Hasher()
+            hasher.combine(frame.progress)
+            hasher.combine(order)
+            order += 1
+            records[key] = DrawRecord(box: [0, 0, size.0, size.1], digest: hasher.finalize())
+            return
+        }
         let grouped = opacity < 1 && Self.elementCount(layer) > 1
         var hasher = Hasher()
         hasher.combine(order)
@@ -121,6 +133,31 @@ public final class Renderer {
         for child in Self.children(of: layer, toDevice: toDevice, alpha: childAlpha) {
             collect(child.layer, toDevice: child.toDevice, alpha: child.alpha, shownAlpha: shownAlpha * own, size: size,
                     order: &order, into: &records)
+        }
+    }
+
+    /// A layer in a transition (rule 34): the old picture and the new one, each moved by
+    /// the transition's offsets (in the layer's own space) and faded for `fade`; the one
+    /// that moves over the other is drawn last.
+    private func drawTransition(_ layer: Layer, frame: (old: Layer, transition: Transition, progress: Double),
+                                toDevice: Transform3D, canvas: Canvas, alpha: Double) {
+        let p = min(max(frame.progress, 0), 1)
+        let offsets = frame.transition.offsets(at: p)
+        let b = layer.bounds
+        func shifted(_ o: (x: Double, y: Double)) -> Transform3D {
+            Transform3D(translationX: o.x * b.width, y: o.y * b.height, z: 0).concatenating(toDevice)
+        }
+        let fade = frame.transition.kind == .fade
+        let drawOld = { self.draw(frame.old, toDevice: shifted(offsets.old), canvas: canvas,
+                                  alpha: alpha * (fade ? 1 - p : 1), inTransition: true) }
+        let drawNew = { self.draw(layer, toDevice: shifted(offsets.new), canvas: canvas,
+                                  alpha: alpha * (fade ? p : 1), inTransition: true) }
+        if frame.transition.kind == .reveal {
+            drawNew()
+            drawOld()
+        } else {
+            drawOld()
+            drawNew()
         }
     }
 
@@ -194,7 +231,12 @@ public final class Renderer {
         return (min(a.x0, box[0]), min(a.y0, box[1]), max(a.x1, box[2]), max(a.y1, box[3]))
     }
 
-    private func draw(_ layer: Layer, toDevice: Transform3D, canvas: Canvas, alpha: Double = 1) {
+    private func draw(_ layer: Layer, toDevice: Transform3D, canvas: Canvas, alpha: Double = 1,
+                      inTransition: Bool = false) {
+        if !inTransition, let frame = layer.transitionFrame {
+            drawTransition(layer, frame: frame, toDevice: toDevice, canvas: canvas, alpha: alpha)
+            return
+        }
         guard !layer.isHidden else { return }
         let opacity = alpha * min(max(layer.opacity, 0), 1)
         guard opacity > 0, !Self.isCulled(layer, toDevice: toDevice) else { return }
