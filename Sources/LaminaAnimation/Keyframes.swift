@@ -15,6 +15,10 @@ public struct Keyframes: Sendable {
     /// Easing of each segment's local fraction (n − 1 of them).
     public var timingFunctions: [TimingFunction]?
     public var calculationMode: CalculationMode = .linear
+    /// When set, the values come from this path instead of `values` (rule 26).
+    public var path: KeyframePath?
+    /// With a path: turn the layer along its tangent.
+    public var rotationMode: RotationMode?
 
     public init(values: [AnimatableValue], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction]? = nil,
                 calculationMode: CalculationMode = .linear) {
@@ -28,6 +32,9 @@ public struct Keyframes: Sendable {
     /// nil when there is nothing to animate (fewer than one value; one value: rule 23 says
     /// the model shows).
     public func value(at p: Double) -> AnimatableValue? {
+        if let path {
+            return path.point(at: p, mode: calculationMode, keyTimes: keyTimes).map { .point($0) }
+        }
         guard values.count >= 2 else { return nil }
         switch calculationMode {
         case .discrete: return discrete(at: p)
@@ -36,6 +43,22 @@ public struct Keyframes: Sendable {
         case .cubic: return piecewise(at: p, times: times(), eased: true, cubic: true)
         case .cubicPaced: return piecewise(at: p, times: pacedTimes(), eased: false, cubic: true)
         }
+    }
+
+    /// With a path and a rotation mode, the angle to turn by at progress `p` (rule 26).
+    public func rotation(at p: Double) -> Double? {
+        guard let path, let rotationMode, let angle = path.angle(at: p, mode: calculationMode, keyTimes: keyTimes) else {
+            return nil
+        }
+        return rotationMode == .autoReverse ? angle + Double.pi : angle
+    }
+
+    /// A path keyframe animation's values (no `values` list).
+    public init(path: KeyframePath, calculationMode: CalculationMode = .linear, rotationMode: RotationMode? = nil,
+                keyTimes: [Double]? = nil) {
+        self.init(values: [], keyTimes: keyTimes, calculationMode: calculationMode)
+        self.path = path
+        self.rotationMode = rotationMode
     }
 
     /// Values and key times in use: the common prefix, or even spacing (rule 23).

@@ -69,6 +69,13 @@ final class AnimationEntry {
         value(at: time) { underlying }
     }
 
+    /// A path keyframe animation's turn at layer time `time` (rule 26), or nil.
+    func rotation(at time: Double) -> Double? {
+        guard isCommitted, let keyframes = animation.keyframes, keyframes.rotationMode != nil,
+              let phase = animation.timing.phase(at: time) else { return nil }
+        return keyframes.rotation(at: animation.progress(for: phase))
+    }
+
     /// The same, reading the underlying value only when the animation is additive.
     func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
         guard isCommitted, let phase = animation.timing.phase(at: time) else { return nil }
@@ -78,7 +85,11 @@ final class AnimationEntry {
         if let keyframes = animation.keyframes {
             guard let v = keyframes.value(at: progress) else { return nil }
             value = v
-            (first, last) = (keyframes.values[0], keyframes.values[keyframes.values.count - 1])
+            if keyframes.path != nil {
+                (first, last) = (keyframes.value(at: 0) ?? v, keyframes.value(at: 1) ?? v)
+            } else {
+                (first, last) = (keyframes.values[0], keyframes.values[keyframes.values.count - 1])
+            }
         } else {
             guard let ends else { return nil }
             value = ends.from.interpolated(to: ends.to, by: progress)

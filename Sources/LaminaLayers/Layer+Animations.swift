@@ -1,4 +1,6 @@
 import LaminaAnimation
+import LaminaGeometry
+import LaminaRaster
 
 extension Layer {
     /// Attaches `animation` under `key` (rule 5, 18). A copy is stored: later changes to the
@@ -128,5 +130,35 @@ extension Layer {
     func stopAnimationsInSubtree() {
         if !animations.entries.isEmpty { removeAllAnimations() }
         for child in sublayers { child.stopAnimationsInSubtree() }
+    }
+}
+
+extension KeyframePath {
+    /// The motion of `path`: each element's end point a keyframe, a move inside it a jump.
+    public init(_ path: Path) {
+        var segments: [Segment] = []
+        var current: Point?
+        var start: Point?
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                if let c = current, !segments.isEmpty { segments.append(.jump(c, p)) }
+                current = p
+                start = p
+            case .line(let p):
+                if let c = current { segments.append(.line(c, p)) }
+                current = p
+            case .quad(let control, let p):
+                if let c = current { segments.append(.quad(c, control, p)) }
+                current = p
+            case .cubic(let c1, let c2, let p):
+                if let c = current { segments.append(.cubic(c, c1, c2, p)) }
+                current = p
+            case .close:
+                if let c = current, let s = start, c != s { segments.append(.line(c, s)) }
+                current = start
+            }
+        }
+        self.init(segments: segments)
     }
 }

@@ -127,6 +127,10 @@ public final class LayerTree {
                 }
             } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 copy.applyAnimatedValue(value, forKeyPath: keyPath)
+                if let angle = entry.rotation(at: time) {
+                    // Turned along the path, before the layer's own transform (rule 26).
+                    copy.applyAnimatedValue(.transform(copy.transform.rotated(by: angle, x: 0, y: 0, z: 1)), forKeyPath: "transform")
+                }
             }
             if !entry.hasFinished && !isInstance {
                 if timing.speed != 0 && time >= timing.endTime {

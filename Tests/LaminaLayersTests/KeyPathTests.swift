@@ -3,6 +3,7 @@ import Testing
 @testable import LaminaAnimation
 @testable import LaminaGeometry
 @testable import LaminaLayers
+@testable import LaminaRaster
 
 /// A rendered one-layer tree at time 0 and a way to read the layer's presentation at t.
 private final class Stage {
@@ -130,5 +131,55 @@ struct LayerKeyframeTests {
         a.isCumulative = true
         repeating.add(a)
         #expect(abs(repeating.presented(at: 1.25).position.x - (30 + 5)) < 1e-9)
+    }
+}
+
+@Suite("Path keyframes and rotation modes (rule 26)")
+struct PathKeyframeTests {
+    /// Right 100, then down 300: element end points (100, 0) and (100, 300).
+    static let corner: KeyframePath = {
+        var p = Path()
+        p.move(to: Point(x: 0, y: 0))
+        p.line(to: Point(x: 100, y: 0))
+        p.line(to: Point(x: 100, y: 300))
+        return KeyframePath(p)
+    }()
+
+    @Test("linear: equal time per element; rotation auto follows the tangent, autoReverse adds π")
+    func linearAndRotation() throws {
+        let k = Keyframes(path: Self.corner, rotationMode: .auto)
+        #expect(k.value(at: 0.25) == .point(Point(x: 50, y: 0)))
+        #expect(k.value(at: 0.75) == .point(Point(x: 100, y: 150)))
+        #expect(try #require(k.rotation(at: 0.25)) == 0)
+        #expect(abs(try #require(k.rotation(at: 0.75)) - .pi / 2) < 1e-12)
+        let reversed = Keyframes(path: Self.corner, rotationMode: .autoReverse)
+        #expect(abs(try #require(reversed.rotation(at: 0.25)) - .pi) < 1e-12)
+    }
+
+    @Test("inside a curve element the curve parameter is linear in time; paced moves at constant arc-length speed; discrete holds starts")
+    func modes() {
+        var q = Path()
+        q.move(to: Point(x: 0, y: 0))
+        q.quad(to: Point(x: 100, y: 0), control: Point(x: 50, y: 100))
+        #expect(Keyframes(path: KeyframePath(q)).value(at: 0.5) == .point(Point(x: 50, y: 50)))
+        let paced = Keyframes(path: Self.corner, calculationMode: .paced)
+        if case .point(let p)? = paced.value(at: 0.5) {
+            #expect(abs(p.x - 100) < 1e-6 && abs(p.y - 100) < 1e-3)         // 200 of 400 along
+        } else { Issue.record("no point") }
+        let discrete = Keyframes(path: Self.corner, calculationMode: .discrete)
+        #expect(discrete.value(at: 0.25) == .point(Point(x: 0, y: 0)))
+        #expect(discrete.value(at: 0.75) == .point(Point(x: 100, y: 0)))
+    }
+
+    @Test("on a layer: position follows the path and the layer turns with it")
+    func onLayer() throws {
+        let stage = Stage()
+        var a = BasicAnimation(keyPath: "position", keyframes: Keyframes(path: Self.corner, rotationMode: .auto), duration: 2)
+        a.timing.fillMode = .forwards
+        stage.add(a)
+        let shown = stage.presented(at: 1.5)
+        #expect(shown.position == Point(x: 100, y: 150))
+        #expect(zip(shown.transform.entries, Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1).entries)
+            .allSatisfy { abs($0 - $1) < 1e-12 })
     }
 }
