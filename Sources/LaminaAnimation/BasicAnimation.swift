@@ -1,3 +1,5 @@
+import LaminaGeometry
+
 /// A property animation from one value to another (`CABasicAnimation`), optionally timed
 /// by a spring (`CASpringAnimation`).
 ///
@@ -27,6 +29,9 @@ public struct BasicAnimation {
     /// Each repetition builds on the end of the last: in iteration k the value is
     /// `k · (cycle's end value) + v(u)` (rule 17).
     public var isCumulative = false
+    /// Turns the animated number into the whole `transform` (rule 21); the key path is then
+    /// `transform`.
+    public var valueFunction: ValueFunction?
 
     public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
                 by: AnimatableValue? = nil, duration: Double = 0) {
@@ -165,6 +170,42 @@ public struct Transition {
         case .push: return (outgoing, incoming)
         case .moveIn: return ((0, 0), incoming)
         case .reveal: return (outgoing, (0, 0))
+        }
+    }
+}
+
+/// Turns an animated number into a whole transform (`CAValueFunction`, rule 21). The result
+/// replaces the model transform while the animation runs (the model's own scale, rotation
+/// and translation are ignored).
+public enum ValueFunction: String, Hashable, Sendable, CaseIterable {
+    case rotateX, rotateY, rotateZ, scale, scaleX, scaleY, scaleZ, translate, translateX, translateY, translateZ
+
+    /// The transform for `value`: a scalar (an angle, a factor, a distance), or for `scale`
+    /// and `translate` a point or size for x and y (a scalar scales uniformly).
+    public func transform(for value: AnimatableValue) -> Transform3D? {
+        let v: Double, x: Double, y: Double
+        switch value {
+        case .scalar(let s): v = s; x = s; y = s
+        case .point(let p): v = p.x; x = p.x; y = p.y
+        case .size(let s): v = s.width; x = s.width; y = s.height
+        default: return nil
+        }
+        switch self {
+        case .rotateX: return Transform3D(rotationAngle: v, x: 1, y: 0, z: 0)
+        case .rotateY: return Transform3D(rotationAngle: v, x: 0, y: 1, z: 0)
+        case .rotateZ: return Transform3D(rotationAngle: v, x: 0, y: 0, z: 1)
+        case .scale:
+            if case .scalar = value { return Transform3D(scaleX: v, y: v, z: v) }
+            return Transform3D(scaleX: x, y: y, z: 1)
+        case .scaleX: return Transform3D(scaleX: v, y: 1, z: 1)
+        case .scaleY: return Transform3D(scaleX: 1, y: v, z: 1)
+        case .scaleZ: return Transform3D(scaleX: 1, y: 1, z: v)
+        case .translate:
+            if case .scalar = value { return Transform3D(translationX: v, y: v, z: 0) }
+            return Transform3D(translationX: x, y: y, z: 0)
+        case .translateX: return Transform3D(translationX: v, y: 0, z: 0)
+        case .translateY: return Transform3D(translationX: 0, y: v, z: 0)
+        case .translateZ: return Transform3D(translationX: 0, y: 0, z: v)
         }
     }
 }

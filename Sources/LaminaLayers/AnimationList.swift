@@ -100,6 +100,10 @@ final class AnimationEntry {
             let cycleEnd = animation.timing.autoreverses ? first : last
             value = cycleEnd.repeated(phase.iteration).adding(value)
         }
+        if let function = animation.valueFunction {
+            // The number becomes the whole transform, replacing the model's (rule 21).
+            return function.transform(for: value).map { .transform($0) }
+        }
         if animation.isAdditive, let underlying = underlying() { return underlying.adding(value) }
         return value
     }

@@ -33,6 +33,7 @@ open class Layer {
         var anchorPointZ = 0.0
         var sublayerTransform = Transform3D.identity
         var isDoubleSided = true
+        var isGeometryFlipped = false
     }
 
     var properties = Properties()
@@ -172,6 +173,13 @@ open class Layer {
     public var isDoubleSided: Bool {
         get { properties.isDoubleSided }
         set { mutate("doubleSided") { $0.isDoubleSided = newValue } }
+    }
+
+    /// Flips the sublayers' geometry vertically within the bounds (rule 56): drawing and
+    /// hit testing of sublayers see y mirrored about the bounds' middle.
+    public var isGeometryFlipped: Bool {
+        get { properties.isGeometryFlipped }
+        set { mutate("geometryFlipped") { $0.isGeometryFlipped = newValue } }
     }
 
     /// True for layers that keep their sublayers in one 3-D space (`TransformLayer`);
@@ -416,6 +424,7 @@ open class Layer {
         case "anchorPointZ": return .scalar(properties.anchorPointZ)
         case "sublayerTransform": return .transform(properties.sublayerTransform)
         case "doubleSided": return .bool(properties.isDoubleSided)
+        case "geometryFlipped": return .bool(properties.isGeometryFlipped)
         default: return nil
         }
     }
@@ -449,6 +458,7 @@ open class Layer {
         case ("anchorPointZ", .scalar(let v)): properties.anchorPointZ = v
         case ("sublayerTransform", .transform(let t)): properties.sublayerTransform = t
         case ("doubleSided", .bool(let b)): properties.isDoubleSided = b
+        case ("geometryFlipped", .bool(let b)): properties.isGeometryFlipped = b
         default: return false
         }
         return true
@@ -511,6 +521,11 @@ open class Layer {
             .concatenating(properties.transform)
             .concatenating(Transform3D(translationX: properties.position.x, y: properties.position.y,
                                        z: properties.zPosition))
+        if let parent = superlayer, parent.properties.isGeometryFlipped {
+            let pb = parent.properties.bounds
+            m = m.concatenating(Transform3D(scaleX: 1, y: -1, z: 1))
+                .concatenating(Transform3D(translationX: 0, y: pb.minY + pb.maxY, z: 0))
+        }
         if let parent = superlayer, !parent.properties.sublayerTransform.isIdentity {
             let pb = parent.properties.bounds, pa = parent.properties.anchorPoint
             let ax = pb.origin.x + pa.x * pb.size.width, ay = pb.origin.y + pa.y * pb.size.height

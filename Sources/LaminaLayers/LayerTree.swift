@@ -54,8 +54,13 @@ public final class LayerTree {
                 }
                 // A missing start is the presentation value, a missing end the committed
                 // model value (rule 15, decision 38).
-                let model = layer.value(forKeyPath: entry.animation.keyPath)
-                let shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
+                var model = layer.value(forKeyPath: entry.animation.keyPath)
+                var shown = layer.presentationLayer?.value(forKeyPath: entry.animation.keyPath) ?? model
+                if entry.animation.valueFunction != nil {
+                    // A value function animates a number: missing ends start from zero.
+                    model = .scalar(0)
+                    shown = .scalar(0)
+                }
                 if let model, let shown { entry.ends = entry.animation.resolvedEnds(presentation: shown, model: model) }
                 entry.isCommitted = true
                 // A group's children: its duration when they have none, begin times relative

@@ -183,3 +183,41 @@ struct PathKeyframeTests {
             .allSatisfy { abs($0 - $1) < 1e-12 })
     }
 }
+
+@Suite("Value functions and flipped geometry (rules 21, 56)")
+struct ValueFunctionTests {
+    @Test("a value function turns the animated number into the whole transform, replacing the model's (rule 21)")
+    func valueFunction() {
+        let stage = Stage()
+        stage.layer.setValue(.transform(Transform3D(scaleX: 3, y: 3, z: 1)), forKeyPath: "transform")
+        stage.tree.commit(at: 0)
+        stage.tree.updatePresentation(at: 0)
+        stage.layer.removeAllAnimations()
+        var spin = BasicAnimation(keyPath: "transform", from: .scalar(0), to: .scalar(.pi), duration: 1)
+        spin.valueFunction = .rotateZ
+        stage.add(spin)
+        let shown = stage.presented(at: 0.5).transform
+        #expect(zip(shown.entries, Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1).entries).allSatisfy { abs($0 - $1) < 1e-12 })
+        var grow = BasicAnimation(keyPath: "transform", keyframes: Keyframes(values: [.scalar(1), .scalar(2), .scalar(4)]), duration: 1)
+        grow.valueFunction = .scaleX
+        let keyframed = Stage()
+        keyframed.add(grow)
+        #expect(keyframed.presented(at: 0.75).transform == Transform3D(scaleX: 3, y: 1, z: 1))
+    }
+
+    @Test("isGeometryFlipped mirrors the sublayers' y within the bounds, for drawing and hit testing (rule 56)")
+    func flipped() throws {
+        let parent = Layer()
+        parent.bounds = Rect(x: 0, y: 0, width: 100, height: 100)
+        let child = Layer()
+        child.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        child.position = Point(x: 50, y: 15)
+        parent.addSublayer(child)
+        parent.isGeometryFlipped = true
+        let centre = try #require(child.transformToSuperlayer().project(Point(x: 5, y: 5)))
+        #expect(centre == Point(x: 50, y: 85))
+        parent.anchorPoint = .zero
+        #expect(parent.hitTest(Point(x: 50, y: 85)) === child)
+        #expect(parent.hitTest(Point(x: 50, y: 15)) === parent)
+    }
+}
