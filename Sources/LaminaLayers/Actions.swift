@@ -45,7 +45,8 @@ extension Layer {
     static let implicitlyAnimatedKeys: Set<String> = [
         "bounds", "position", "zPosition", "anchorPoint", "transform", "opacity", "backgroundColor",
         "cornerRadius", "borderWidth", "borderColor", "transform.scale", "anchorPointZ", "sublayerTransform",
-        "startPoint", "endPoint", "fontSize", "foregroundColor",
+        "startPoint", "endPoint", "fontSize", "foregroundColor", "shadowColor", "shadowOpacity", "shadowOffset",
+        "shadowRadius",
         "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "strokeStart", "strokeEnd", "lineDashPhase",
     ]
 

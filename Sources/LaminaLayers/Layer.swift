@@ -34,6 +34,11 @@ open class Layer {
         var sublayerTransform = Transform3D.identity
         var isDoubleSided = true
         var isGeometryFlipped = false
+        var shadowColor: Color? = .black
+        var shadowOpacity = 0.0
+        var shadowOffset = Size(width: 0, height: -3)
+        var shadowRadius = 3.0
+        var shadowPath: Path?
     }
 
     var properties = Properties()
@@ -175,6 +180,36 @@ open class Layer {
         set { mutate("doubleSided") { $0.isDoubleSided = newValue } }
     }
 
+    /// The shadow's colour (opaque black by default); drawn only when `shadowOpacity` > 0.
+    public var shadowColor: Color? {
+        get { properties.shadowColor }
+        set { mutate("shadowColor") { $0.shadowColor = newValue } }
+    }
+
+    /// 0 (default: no shadow) … 1.
+    public var shadowOpacity: Double {
+        get { properties.shadowOpacity }
+        set { mutate("shadowOpacity") { $0.shadowOpacity = newValue } }
+    }
+
+    /// Where the shadow falls, in the layer's units ((0, −3) by default, as Core Animation).
+    public var shadowOffset: Size {
+        get { properties.shadowOffset }
+        set { mutate("shadowOffset") { $0.shadowOffset = newValue } }
+    }
+
+    /// How soft the shadow is (3 by default): about the blur's standard deviation.
+    public var shadowRadius: Double {
+        get { properties.shadowRadius }
+        set { mutate("shadowRadius") { $0.shadowRadius = newValue } }
+    }
+
+    /// The shadow's shape; nil uses the layer's outline (its shape path, or its rounded bounds).
+    public var shadowPath: Path? {
+        get { properties.shadowPath }
+        set { mutate("shadowPath") { $0.shadowPath = newValue } }
+    }
+
     /// Flips the sublayers' geometry vertically within the bounds (rule 56): drawing and
     /// hit testing of sublayers see y mirrored about the bounds' middle.
     public var isGeometryFlipped: Bool {
@@ -305,6 +340,11 @@ open class Layer {
         if let contents = properties.contents { hasher.combine(ObjectIdentifier(contents)) }
         hasher.combine(properties.contentsGravity)
         hasher.combine(properties.contentsScale)
+        hasher.combine(properties.shadowColor)
+        hasher.combine(properties.shadowOpacity)
+        hasher.combine(properties.shadowOffset.width); hasher.combine(properties.shadowOffset.height)
+        hasher.combine(properties.shadowRadius)
+        hasher.combine(properties.shadowPath)
     }
 
     /// Marks the tree as changed so the next frame commits and draws it.
@@ -425,6 +465,10 @@ open class Layer {
         case "sublayerTransform": return .transform(properties.sublayerTransform)
         case "doubleSided": return .bool(properties.isDoubleSided)
         case "geometryFlipped": return .bool(properties.isGeometryFlipped)
+        case "shadowColor": return .color(properties.shadowColor)
+        case "shadowOpacity": return .scalar(properties.shadowOpacity)
+        case "shadowOffset": return .size(properties.shadowOffset)
+        case "shadowRadius": return .scalar(properties.shadowRadius)
         default: return nil
         }
     }
@@ -459,6 +503,10 @@ open class Layer {
         case ("sublayerTransform", .transform(let t)): properties.sublayerTransform = t
         case ("doubleSided", .bool(let b)): properties.isDoubleSided = b
         case ("geometryFlipped", .bool(let b)): properties.isGeometryFlipped = b
+        case ("shadowColor", .color(let c)): properties.shadowColor = c
+        case ("shadowOpacity", .scalar(let v)): properties.shadowOpacity = v
+        case ("shadowOffset", .size(let s)): properties.shadowOffset = s
+        case ("shadowRadius", .scalar(let v)): properties.shadowRadius = v
         default: return false
         }
         return true

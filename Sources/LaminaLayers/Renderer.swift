@@ -259,6 +259,10 @@ public final class Renderer {
         let bounds = layer.bounds
         let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
         let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
+        if layer.shadowOpacity > 0, let color = layer.shadowColor, toDevice.isAffine {
+            drawShadow(layer, outline: outline, color: color.multiplyingAlpha(by: alpha * min(layer.shadowOpacity, 1)),
+                       toDevice: toDevice.affineTransform, canvas: canvas)
+        }
         if let background = layer.backgroundColor {
             fill(outline, color: background.multiplyingAlpha(by: alpha), rule: .nonZero, transform: toDevice, canvas: canvas)
         }
@@ -309,6 +313,12 @@ public final class Renderer {
     static func contentExtent(of layer: Layer) -> Rect {
         var extent = layer.bounds
         if let image = layer.contents { extent = extent.union(contentsRect(of: layer, image: image)) }
+        if layer.shadowOpacity > 0 {
+            let shape = layer.shadowPath?.controlPointBounds ?? (layer as? ShapeLayer)?.path?.controlPointBounds ?? layer.bounds
+            let spread = 3 * layer.shadowRadius + 3
+            extent = extent.union(Rect(x: shape.minX + layer.shadowOffset.width - spread, y: shape.minY + layer.shadowOffset.height - spread,
+                                       width: shape.width + 2 * spread, height: shape.height + 2 * spread))
+        }
         if let text = layer as? TextLayer, let font = text.resolvedFont, !text.string.isEmpty {
             let line = textLine(of: text, font: font)
             let x = layer.bounds.minX + textOffset(of: text, line: line)
@@ -318,6 +328,31 @@ public final class Renderer {
                                        height: metrics.ascender + metrics.descender + 2 * text.fontSize))
         }
         return extent
+    }
+
+    /// The shadow of rule 48's shadow properties: the layer's silhouette (shadowPath, its
+    /// shape path, or its rounded bounds) filled with the shadow colour into an offscreen,
+    /// blurred by three box passes of about `shadowRadius` device pixels, composited at the
+    /// offset under the layer.
+    private func drawShadow(_ layer: Layer, outline: Path, color: Color, toDevice: AffineTransform, canvas: Canvas) {
+        let silhouette = layer.shadowPath ?? (layer as? ShapeLayer)?.path ?? outline
+        let scale = max((toDevice.a * toDevice.a + toDevice.b * toDevice.b).squareRoot(), 1e-9)
+        let blur = Int((layer.shadowRadius * scale).rounded())
+        let placed = toDevice.concatenating(AffineTransform(translationX: layer.shadowOffset.width * scale,
+                                                            y: layer.shadowOffset.height * scale))
+        let box = placed.apply(to: silhouette.controlPointBounds)
+        let margin = 3 * blur + 2
+        let target = canvas.target
+        let x0 = max(Int(box.minX.rounded(.down)) - margin, 0), y0 = max(Int(box.minY.rounded(.down)) - margin, 0)
+        let x1 = min(Int(box.maxX.rounded(.up)) + margin, target.width), y1 = min(Int(box.maxY.rounded(.up)) + margin, target.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let offscreen = takeOffscreen(width: x1 - x0, height: y1 - y0)
+        defer { offscreens[(x1 - x0) << 32 | (y1 - y0), default: []].append(offscreen) }
+        offscreen.fill(pixel: 0)
+        let inner = Canvas(target: offscreen)
+        inner.fill(silhouette, color: color, transform: placed.concatenating(AffineTransform(translationX: Double(-x0), y: Double(-y0))))
+        offscreen.boxBlur(radius: blur)
+        canvas.composite(offscreen, at: (x0, y0))
     }
 
     /// Where a layer's contents image lands in its bounds (gravity, contentsScale).
@@ -388,6 +423,7 @@ public final class Renderer {
         var count = 0
         if layer.backgroundColor != nil { count += 1 }
         if layer.contents != nil { count += 1 }
+        if layer.shadowOpacity > 0 && layer.shadowColor != nil { count += 1 }
         if let g = layer as? GradientLayer, g.colors.count >= 2 { count += 1 }
         if let t = layer as? TextLayer, !t.string.isEmpty, t.foregroundColor != nil { count += 1 }
         if let shape = layer as? ShapeLayer, shape.path != nil {
