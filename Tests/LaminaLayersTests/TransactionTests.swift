@@ -286,3 +286,50 @@ struct ImplicitActionTests {
         #expect(!tree.needsFrame)
     }
 }
+
+/// Records which keys a layer's delegate is asked for.
+private final class AskLog: LayerDelegate {
+    var asked: [String] = []
+    func action(for layer: Layer, forKey key: String) -> ActionAnswer? {
+        asked.append("\(layer.name ?? "?"):\(key)")
+        return nil
+    }
+}
+
+@Suite("Tree events (rule 43)")
+struct TreeEventTests {
+    @Test("adding asks the superlayer for sublayers and the newcomer for onOrderIn; removing asks sublayers and onOrderOut; reordering only sublayers")
+    func events() {
+        let (tree, parent) = renderedTree()
+        defer { withExtendedLifetime(tree) {} }
+        let log = AskLog()
+        parent.name = "parent"
+        parent.delegate = log
+        let child = Layer()
+        child.name = "child"
+        child.delegate = log
+        parent.addSublayer(child)
+        #expect(log.asked == ["parent:sublayers", "child:onOrderIn"])
+        let other = Layer()
+        other.name = "other"
+        parent.addSublayer(other)
+        log.asked.removeAll()
+        parent.insertSublayer(other, at: 0)
+        #expect(log.asked == ["parent:sublayers"])
+        log.asked.removeAll()
+        child.removeFromSuperlayer()
+        #expect(log.asked == ["parent:sublayers", "child:onOrderOut"])
+        Transaction.flush()
+    }
+
+    @Test("an actions[\"onOrderIn\"] animation runs under the key onOrderIn")
+    func onOrderInAction() {
+        let (tree, parent) = renderedTree()
+        defer { withExtendedLifetime(tree) {} }
+        let badge = Layer()
+        badge.actions = ["onOrderIn": .action(BasicAnimation(keyPath: "opacity", from: .scalar(0), to: .scalar(1), duration: 0.3))]
+        parent.addSublayer(badge)
+        #expect(badge.animationKeys() == ["onOrderIn"])
+        Transaction.flush()
+    }
+}
