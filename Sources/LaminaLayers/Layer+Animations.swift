@@ -120,7 +120,7 @@ extension Layer {
         var layer: Layer? = self
         while let l = layer {
             if l.hostingTree != nil { return true }
-            layer = l.superlayer
+            layer = l.superlayer ?? l.maskOwner
         }
         return false
     }

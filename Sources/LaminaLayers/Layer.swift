@@ -161,6 +161,25 @@ open class Layer {
         set { mutate("contentsScale") { $0.contentsScale = newValue } }
     }
 
+    /// A layer whose alpha clips this one (its background, contents, sublayers and border),
+    /// in this layer's coordinates. It is not a sublayer, but it animates and is drawn with
+    /// the tree; setting it asks for the "mask" action (rule 43).
+    public var mask: Layer? {
+        get { maskLayer }
+        set {
+            precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
+            maskLayer?.maskOwner = nil
+            maskLayer = newValue
+            newValue?.maskOwner = self
+            setNeedsCommit()
+            propertyDidChange("mask", from: nil)
+            newValue?.propertyDidChange("onOrderIn", from: nil)
+        }
+    }
+    var maskLayer: Layer?
+    /// Set on a mask: the layer it masks (its way into the tree).
+    weak var maskOwner: Layer?
+
     /// The anchor's z coordinate (rule 51).
     public var anchorPointZ: Double {
         get { properties.anchorPointZ }
@@ -345,6 +364,7 @@ open class Layer {
         hasher.combine(properties.shadowOffset.width); hasher.combine(properties.shadowOffset.height)
         hasher.combine(properties.shadowRadius)
         hasher.combine(properties.shadowPath)
+        hasher.combine(maskLayer != nil)
     }
 
     /// Marks the tree as changed so the next frame commits and draws it.
@@ -352,7 +372,7 @@ open class Layer {
         var layer: Layer? = self
         while let l = layer {
             if let tree = l.hostingTree { tree.needsCommit = true; return }
-            layer = l.superlayer
+            layer = l.superlayer ?? l.maskOwner
         }
     }
 

@@ -158,6 +158,10 @@ public final class LayerTree {
             presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running,
                          isInstance: isInstance)
         })
+        if let mask = layer.maskLayer {
+            copy.maskLayer = presentation(of: mask, parentTime: time, parentRate: rate, callbacks: &callbacks,
+                                          running: &running, isInstance: isInstance)
+        }
         if let replicator = layer as? ReplicatorLayer, let replicatorCopy = copy as? ReplicatorLayer {
             // Instance i shows the sublayers as they were i · instanceDelay earlier.
             replicatorCopy.instances = (1..<max(replicator.instanceCount, 1)).map { i in
@@ -175,6 +179,7 @@ public final class LayerTree {
 
     private func visit(_ layer: Layer, _ body: (Layer) -> Void) {
         body(layer)
+        if let mask = layer.maskLayer { visit(mask, body) }
         for child in layer.sublayers { visit(child, body) }
     }
 }

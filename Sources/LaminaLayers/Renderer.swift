@@ -119,7 +119,13 @@ public final class Renderer {
         layer.hashDrawing(into: &hasher)
         order += 1
         let box: [Int]
-        if let local = Self.ownBox(of: layer, toDevice: toDevice) {
+        if let mask = layer.maskLayer {
+            // A mask changes the pixels of the whole subtree: its digest goes in, and the box
+            // covers everything the layer and its sublayers draw.
+            Self.hashSubtree(mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice), into: &hasher)
+            let b = Self.deviceBounds(of: layer, toDevice: toDevice, canvasSize: size)
+            box = [b.x0, b.y0, b.x1, b.y1]
+        } else if let local = Self.ownBox(of: layer, toDevice: toDevice) {
             box = [Int(local.minX.rounded(.down)) - 1, Int(local.minY.rounded(.down)) - 1,
                    Int(local.maxX.rounded(.up)) + 1, Int(local.maxY.rounded(.up)) + 1]
         } else {
@@ -158,6 +164,17 @@ public final class Renderer {
         } else {
             drawOld()
             drawNew()
+        }
+    }
+
+    /// Everything that decides how a (mask) subtree draws.
+    static func hashSubtree(_ layer: Layer, toDevice: Transform3D, into hasher: inout Hasher) {
+        hasher.combine(toDevice)
+        hasher.combine(layer.opacity)
+        hasher.combine(layer.isHidden)
+        layer.hashDrawing(into: &hasher)
+        for child in layer.sublayers {
+            hashSubtree(child, toDevice: child.transformToSuperlayerPlane().concatenating(toDevice), into: &hasher)
         }
     }
 
@@ -254,8 +271,31 @@ public final class Renderer {
         }
     }
 
-    /// Background, shape, sublayers and border of `layer`, colours scaled by `alpha`.
+    /// Background, shape, sublayers and border of `layer`, colours scaled by `alpha`; with a
+    /// mask, all of it clipped by the mask's drawn alpha.
     private func drawContents(_ layer: Layer, toDevice: Transform3D, alpha: Double, canvas: Canvas) {
+        guard let mask = layer.maskLayer else {
+            drawUnmasked(layer, toDevice: toDevice, alpha: alpha, canvas: canvas)
+            return
+        }
+        let target = canvas.target
+        let box = Self.deviceBounds(of: mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice),
+                                    canvasSize: (target.width, target.height))
+        guard box.x0 < box.x1, box.y0 < box.y1 else { return }             // an empty mask hides everything
+        let width = box.x1 - box.x0, height = box.y1 - box.y0
+        let offscreen = takeOffscreen(width: width, height: height)
+        defer { offscreens[width << 32 | height, default: []].append(offscreen) }
+        offscreen.fill(pixel: 0)
+        let shift = Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)
+        draw(mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice).concatenating(shift),
+             canvas: Canvas(target: offscreen))
+        canvas.save()
+        canvas.clip(toAlphaOf: offscreen, at: (box.x0, box.y0))
+        drawUnmasked(layer, toDevice: toDevice, alpha: alpha, canvas: canvas)
+        canvas.restore()
+    }
+
+    private func drawUnmasked(_ layer: Layer, toDevice: Transform3D, alpha: Double, canvas: Canvas) {
         let bounds = layer.bounds
         let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
         let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)

@@ -92,6 +92,24 @@ public final class Canvas {
         clipState.mask = mask
     }
 
+    /// Narrows the clip by the alpha of `image` placed with its top-left at pixel `origin`
+    /// (a layer mask): pixels outside the image are clipped away.
+    public func clip(toAlphaOf image: PixelBuffer, at origin: (x: Int, y: Int)) {
+        let c = clipState.rect
+        let b = (max(c.x0, origin.x), max(c.y0, origin.y),
+                 min(c.x1, origin.x + image.width), min(c.y1, origin.y + image.height))
+        let mask = ClipMask(width: target.width, height: target.height,
+                            bounds: b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0))
+        if b.0 < b.2 && b.1 < b.3 {
+            for y in b.1..<b.3 {
+                for x in b.0..<b.2 { mask.set(UInt8(image[x - origin.x, y - origin.y] >> 24), x: x, y: y) }
+            }
+        }
+        if let existing = clipState.mask { mask.intersect(with: existing) }
+        clipState.rect = (max(c.x0, mask.bounds.x0), max(c.y0, mask.bounds.y0), min(c.x1, mask.bounds.x1), min(c.y1, mask.bounds.y1))
+        clipState.mask = mask
+    }
+
     /// Fills the whole target with `color` (source copy, ignoring the clip).
     public func clear(_ color: Color) {
         target.fill(color)
