@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import LaminaAnimation
+
+/// WPT's simple-iteration-progress tests as data (Fixtures/wpt-simple-iteration-progress.json),
+/// sampled where WPT's effect-tests.js samples: before the active boundary, at it, and after.
+@Suite("Web Animations timing model (rule 88)")
+struct WebAnimationTimingTests {
+    struct Row: Decodable {
+        var source: String
+        var input: [String: Value]
+        var before: Double?
+        var activeBoundary: Double?
+        var after: Double?
+        var playbackRate: Double?
+    }
+
+    /// A number, "Infinity", or a fill name.
+    enum Value: Decodable {
+        case number(Double), text(String)
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let d = try? c.decode(Double.self) { self = .number(d) } else { self = .text(try c.decode(String.self)) }
+        }
+        var number: Double? {
+            switch self {
+            case .number(let d): return d
+            case .text(let s): return s == "Infinity" ? .infinity : nil
+            }
+        }
+    }
+
+    static func timing(_ row: Row) -> WebAnimationTiming {
+        var t = WebAnimationTiming()
+        if let v = row.input["delay"]?.number { t.delay = v }
+        if let v = row.input["endDelay"]?.number { t.endDelay = v }
+        if let v = row.input["duration"]?.number { t.duration = v }
+        if let v = row.input["iterations"]?.number { t.iterations = v }
+        if let v = row.input["iterationStart"]?.number { t.iterationStart = v }
+        if case .text(let fill)? = row.input["fill"] { t.fill = WebAnimationTiming.Fill(rawValue: fill) ?? .auto }
+        t.playbackRate = row.playbackRate ?? 1
+        return t
+    }
+
+    @Test("every ported row of simple-iteration-progress.html")
+    func simpleIterationProgress() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/wpt-simple-iteration-progress.json")
+        struct File: Decodable { var rows: [Row] }
+        let rows = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
+        #expect(rows.count == 49)
+        for row in rows {
+            let t = Self.timing(row)
+            let forwards = t.playbackRate >= 0
+            let before = forwards ? t.beforeActiveBoundary - 1 : t.beforeActiveBoundary
+            #expect(t.simpleIterationProgress(at: before) == row.before, "\(row.source) \(row.input) before")
+            if t.activeDuration > 0 {
+                let boundary = forwards ? t.beforeActiveBoundary : t.activeAfterBoundary
+                #expect(t.simpleIterationProgress(at: boundary) == row.activeBoundary, "\(row.source) \(row.input) active")
+            }
+            if t.activeDuration.isFinite {
+                let after = forwards ? t.activeAfterBoundary : t.activeAfterBoundary + 1
+                #expect(t.simpleIterationProgress(at: after) == row.after, "\(row.source) \(row.input) after")
+            }
+        }
+    }
+
+    @Test("crosswalk (rule 87): Core Animation's end-inclusive interval vs Web Animations' after phase at the end instant")
+    func crosswalk() {
+        var wa = WebAnimationTiming()
+        wa.duration = 1
+        wa.fill = .none
+        var ca = MediaTiming()
+        ca.duration = 1
+        #expect(wa.phase(at: 1) == .after && wa.simpleIterationProgress(at: 1) == nil)   // no fill: no effect
+        #expect(ca.phase(at: 1)?.fraction == 1)                                          // shows the end value
+        wa.iterations = 2.3
+        wa.fill = .both
+        #expect(wa.currentIteration(at: 10) == 2 && abs(wa.simpleIterationProgress(at: 10)! - 0.3) < 1e-12)
+    }
+}
