@@ -10,6 +10,8 @@ public struct AnimationOptions: OptionSet, Sendable {
     public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
     public static let `repeat` = AnimationOptions(rawValue: 1 << 3)
     public static let autoreverse = AnimationOptions(rawValue: 1 << 4)
+    public static let overrideInheritedDuration = AnimationOptions(rawValue: 1 << 5)
+    public static let overrideInheritedCurve = AnimationOptions(rawValue: 1 << 6)
     public static let curveEaseInOut = AnimationOptions(rawValue: 0 << 16)
     public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
     public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
@@ -58,9 +60,19 @@ extension Layer {
                                animations: () -> Void, completion: ((Bool) -> Void)? = nil) {
         var changes: [(Layer, String, AnimatableValue?)] = []
         let stack = TransactionStack.current
+        // A block inside another inherits its duration and curve unless told not to (rule 68).
+        var duration = duration, options = options
+        if let outer = stack.blockContexts.last {
+            if !options.contains(.overrideInheritedDuration) { duration = outer.duration }
+            if !options.contains(.overrideInheritedCurve) {
+                options = AnimationOptions(rawValue: options.rawValue & ~(0xF << 16) | outer.options.rawValue & (0xF << 16))
+            }
+        }
         let previous = stack.recorder
         stack.recorder = { changes.append(($0, $1, $2)) }
+        stack.blockContexts.append((duration, options))
         animations()
+        stack.blockContexts.removeLast()
         stack.recorder = previous
         let record = BlockAnimationRecord(completion: completion)
         var seen: [(Layer, String)] = []

@@ -661,6 +661,7 @@ open class Layer {
         guard !properties.isHidden, properties.opacity >= 0.01 else { return nil }
         guard let local = unproject(p, through: transformToSuperlayer()) else { return nil }
         if properties.masksToBounds && !contains(local) { return nil }          // clipped sublayers are not hit
+        if let mask = maskLayer, mask.hitTest(local) == nil { return nil }      // outside the mask (rule 57)
         for child in sublayersInDrawingOrder.reversed() {
             if let hit = child.hitTest(local) { return hit }
         }

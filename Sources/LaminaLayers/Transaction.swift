@@ -190,6 +190,8 @@ final class TransactionStack {
     /// While a property animator runs its animations block, every model change is reported
     /// here instead of running an action (rule 67).
     var recorder: ((Layer, String, AnimatableValue?) -> Void)?
+    /// The block animations running their animations closure, outermost first (rule 68).
+    var blockContexts: [(duration: Double, options: AnimationOptions)] = []
     /// The default text face for this thread, loaded on first use.
     lazy var defaultFont: Font? = try? Font()
 

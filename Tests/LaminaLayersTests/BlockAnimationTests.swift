@@ -102,3 +102,24 @@ struct BlockAnimationTests {
         #expect(AnimationOptions.curveLinear.rawValue == 3 << 16 && AnimationOptions.autoreverse.rawValue == 16)
     }
 }
+
+@Suite("Nested block animations (rule 68)")
+struct NestedBlockTests {
+    @Test("a nested block inherits the outer duration and curve unless it overrides them")
+    func inheritance() throws {
+        let root = Layer(), view = Layer()
+        root.addSublayer(view)
+        let tree = LayerTree(root: root)
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0)
+        Layer.animate(withDuration: 2, options: .curveLinear, animations: {
+            Layer.animate(withDuration: 0.3, options: .curveEaseIn, animations: { view.opacity = 0.5 })
+            Layer.animate(withDuration: 0.3, options: [.curveEaseIn, .overrideInheritedDuration, .overrideInheritedCurve],
+                          animations: { view.zPosition = 4 })
+        })
+        let inherited = try #require(view.animation(forKey: "opacity"))
+        #expect(inherited.timing.duration == 2 && inherited.timingFunction?.name == "linear")
+        let own = try #require(view.animation(forKey: "zPosition"))
+        #expect(own.timing.duration == 0.3 && own.timingFunction?.name == "easeIn")
+    }
+}

@@ -63,3 +63,24 @@ struct MaskTests {
         #expect(buffer[30, 30] != 0xFF00_0000)                              // the disc moved over the red dot
     }
 }
+
+@Suite("Hit testing through masks (rule 57)")
+struct MaskHitTests {
+    @Test("points outside a layer's mask do not hit it or its sublayers")
+    func outsideMask() {
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 100, height: 100)
+        root.anchorPoint = .zero
+        let card = Layer()
+        card.bounds = Rect(x: 0, y: 0, width: 100, height: 100)
+        card.anchorPoint = .zero
+        let window = Layer()
+        window.bounds = Rect(x: 0, y: 0, width: 30, height: 30)
+        window.anchorPoint = .zero
+        window.position = Point(x: 10, y: 10)
+        card.mask = window
+        root.addSublayer(card)
+        #expect(root.hitTest(Point(x: 20, y: 20)) === card)
+        #expect(root.hitTest(Point(x: 60, y: 60)) === root)
+    }
+}
