@@ -69,7 +69,7 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),
         .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"]),
         .testTarget(
