@@ -14,6 +14,17 @@ import LaminaRaster
 public final class Renderer {
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
+    /// Replicator instance colours in effect, innermost last: every colour drawn is
+    /// multiplied by them (`instanceColor` and its offsets).
+    private var tints: [(r: Double, g: Double, b: Double)] = []
+
+    /// `color` with `alpha` applied and the instance tints multiplied in.
+    private func shade(_ color: Color, _ alpha: Double) -> Color {
+        var r = color.red, g = color.green, b = color.blue
+        for t in tints { r *= t.r; g *= t.g; b *= t.b }
+        return Color(red: r, green: g, blue: b, alpha: color.alpha * alpha)
+    }
+
     /// Offscreens kept between frames, by size.
     private var offscreens: [Int: [PixelBuffer]] = [:]
 
@@ -115,6 +126,7 @@ public final class Renderer {
         hasher.combine(toDevice)
         hasher.combine(opacity)
         hasher.combine(shownAlpha * own)
+        for t in tints { hasher.combine(t.r); hasher.combine(t.g); hasher.combine(t.b) }
         hasher.combine(grouped)
         layer.hashDrawing(into: &hasher)
         order += 1
@@ -137,8 +149,10 @@ public final class Renderer {
         // Inside a group the children draw at full alpha into the offscreen.
         let childAlpha = grouped ? 1 : opacity
         for child in Self.children(of: layer, toDevice: toDevice, alpha: childAlpha) {
+            if let tint = child.tint { tints.append(tint) }
             collect(child.layer, toDevice: child.toDevice, alpha: child.alpha, shownAlpha: shownAlpha * own, size: size,
                     order: &order, into: &records)
+            if child.tint != nil { tints.removeLast() }
         }
     }
 
@@ -183,17 +197,19 @@ public final class Renderer {
     /// through nested transform layers — sorted back to front by the depth of their centres
     /// in its 3-D space (rule 55, painter's algorithm).
     static func children(of layer: Layer, toDevice: Transform3D, alpha: Double)
-        -> [(layer: Layer, toDevice: Transform3D, alpha: Double)] {
+        -> [(layer: Layer, toDevice: Transform3D, alpha: Double, tint: (r: Double, g: Double, b: Double)?)] {
         guard layer.keepsSublayers3D else {
-            var result = layer.sublayersInDrawingOrder.map { ($0, $0.transformToSuperlayerPlane().concatenating(toDevice), alpha) }
-            if let replicator = layer as? ReplicatorLayer {
-                for (index, instance) in replicator.instances.enumerated() {
-                    let i = index + 1
-                    let placement = replicator.instanceMatrix(i).concatenating(toDevice)
-                    let instanceAlpha = alpha * replicator.instanceAlpha(i)
-                    for child in instance where instanceAlpha > 0 {
-                        result.append((child, child.transformToSuperlayerPlane().concatenating(placement), instanceAlpha))
-                    }
+            guard let replicator = layer as? ReplicatorLayer else {
+                return layer.sublayersInDrawingOrder.map { ($0, $0.transformToSuperlayerPlane().concatenating(toDevice), alpha, nil) }
+            }
+            var result: [(layer: Layer, toDevice: Transform3D, alpha: Double, tint: (r: Double, g: Double, b: Double)?)] = []
+            let instances = [layer.sublayersInDrawingOrder] + replicator.instances
+            for (i, instance) in instances.enumerated() {
+                let placement = replicator.instanceMatrix(i).concatenating(toDevice)
+                let instanceAlpha = alpha * replicator.instanceAlpha(i)
+                let tint = replicator.instanceTint(i)
+                for child in instance where instanceAlpha > 0 {
+                    result.append((child, child.transformToSuperlayerPlane().concatenating(placement), instanceAlpha, tint))
                 }
             }
             return result
@@ -215,7 +231,7 @@ public final class Renderer {
             }
         }
         gather(layer, toDevice: toDevice, chain: .identity, alpha: alpha)
-        return planes.sorted { $0.depth < $1.depth }.map { ($0.layer, $0.toDevice, $0.alpha) }
+        return planes.sorted { $0.depth < $1.depth }.map { ($0.layer, $0.toDevice, $0.alpha, nil) }
     }
 
     /// True for a single-sided layer whose projected front faces away (rule 55).
@@ -300,11 +316,11 @@ public final class Renderer {
         let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
         let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
         if layer.shadowOpacity > 0, let color = layer.shadowColor, toDevice.isAffine {
-            drawShadow(layer, outline: outline, color: color.multiplyingAlpha(by: alpha * min(layer.shadowOpacity, 1)),
+            drawShadow(layer, outline: outline, color: shade(color, alpha * min(layer.shadowOpacity, 1)),
                        toDevice: toDevice.affineTransform, canvas: canvas)
         }
         if let background = layer.backgroundColor {
-            fill(outline, color: background.multiplyingAlpha(by: alpha), rule: .nonZero, transform: toDevice, canvas: canvas)
+            fill(outline, color: shade(background, alpha), rule: .nonZero, transform: toDevice, canvas: canvas)
         }
         if layer.masksToBounds {
             canvas.save()
@@ -317,22 +333,24 @@ public final class Renderer {
             canvas.draw(image, transform3D: imageToLayer.concatenating(toDevice), opacity: alpha)
         }
         if let gradientLayer = layer as? GradientLayer, let gradient = gradientLayer.rasterGradient, toDevice.isAffine {
-            let faded = Gradient(gradient.kind, stops: gradient.stops.map { Gradient.Stop($0.location, $0.color.multiplyingAlpha(by: alpha)) })
+            let faded = Gradient(gradient.kind, stops: gradient.stops.map { Gradient.Stop($0.location, self.shade($0.color, alpha)) })
             canvas.fill(outline, gradient: faded, transform: toDevice.affineTransform)
         }
         if let textLayer = layer as? TextLayer, let color = textLayer.foregroundColor {
-            drawText(textLayer, color: color.multiplyingAlpha(by: alpha), toDevice: toDevice, canvas: canvas)
+            drawText(textLayer, color: shade(color, alpha), toDevice: toDevice, canvas: canvas)
         }
         if let shape = layer as? ShapeLayer, let path = shape.path {
             if let color = shape.fillColor {
-                fill(path, color: color.multiplyingAlpha(by: alpha), rule: shape.fillRule, transform: toDevice, canvas: canvas)
+                fill(path, color: shade(color, alpha), rule: shape.fillRule, transform: toDevice, canvas: canvas)
             }
             if let color = shape.strokeColor, shape.lineWidth > 0 {
-                stroke(path, style: shape.strokeStyle, color: color.multiplyingAlpha(by: alpha), transform: toDevice, canvas: canvas)
+                stroke(path, style: shape.strokeStyle, color: shade(color, alpha), transform: toDevice, canvas: canvas)
             }
         }
         for child in Self.children(of: layer, toDevice: toDevice, alpha: alpha) {
+            if let tint = child.tint { tints.append(tint) }
             draw(child.layer, toDevice: child.toDevice, canvas: canvas, alpha: child.alpha)
+            if child.tint != nil { tints.removeLast() }
         }
         if layer.masksToBounds { canvas.restore() }
         if let color = layer.borderColor, layer.borderWidth > 0 {
@@ -344,7 +362,7 @@ public final class Renderer {
                 let hole = innerRadius > 0 ? Path(roundedRect: inner, cornerRadius: innerRadius) : Path(rect: inner)
                 for element in hole.elements { ring.append(element) }
             }
-            fill(ring, color: color.multiplyingAlpha(by: alpha), rule: .evenOdd, transform: toDevice, canvas: canvas)
+            fill(ring, color: shade(color, alpha), rule: .evenOdd, transform: toDevice, canvas: canvas)
         }
     }
 

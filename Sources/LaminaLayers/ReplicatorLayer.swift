@@ -11,6 +11,8 @@ open class ReplicatorLayer: Layer {
         var instanceTransform = Transform3D.identity
         var instanceDelay = 0.0
         var instanceAlphaOffset = 0.0
+        var instanceColor = Color.white
+        var instanceRedOffset = 0.0, instanceGreenOffset = 0.0, instanceBlueOffset = 0.0
     }
 
     var replicator = ReplicatorProperties()
@@ -32,6 +34,26 @@ open class ReplicatorLayer: Layer {
     public var instanceDelay: Double {
         get { replicator.instanceDelay }
         set { mutateReplicator("instanceDelay") { $0.instanceDelay = newValue } }
+    }
+
+    /// Multiplies every colour of the sublayers' drawing (opaque white by default: no change).
+    public var instanceColor: Color {
+        get { replicator.instanceColor }
+        set { mutateReplicator("instanceColor") { $0.instanceColor = newValue } }
+    }
+
+    /// Added to `instanceColor`'s red (green, blue) for each further instance.
+    public var instanceRedOffset: Double {
+        get { replicator.instanceRedOffset }
+        set { mutateReplicator("instanceRedOffset") { $0.instanceRedOffset = newValue } }
+    }
+    public var instanceGreenOffset: Double {
+        get { replicator.instanceGreenOffset }
+        set { mutateReplicator("instanceGreenOffset") { $0.instanceGreenOffset = newValue } }
+    }
+    public var instanceBlueOffset: Double {
+        get { replicator.instanceBlueOffset }
+        set { mutateReplicator("instanceBlueOffset") { $0.instanceBlueOffset = newValue } }
     }
 
     public var instanceAlphaOffset: Double {
@@ -57,9 +79,18 @@ open class ReplicatorLayer: Layer {
             .concatenating(Transform3D(translationX: b.midX, y: b.midY, z: 0))
     }
 
-    /// Instance i's opacity factor.
+    /// Instance i's opacity factor: `instanceColor`'s alpha plus i alpha offsets, clamped.
     public func instanceAlpha(_ i: Int) -> Double {
-        min(max(1 + Double(i) * replicator.instanceAlphaOffset, 0), 1)
+        min(max(replicator.instanceColor.alpha + Double(i) * replicator.instanceAlphaOffset, 0), 1)
+    }
+
+    /// Instance i's colour multiplier (nil when it changes nothing).
+    public func instanceTint(_ i: Int) -> (r: Double, g: Double, b: Double)? {
+        let c = replicator.instanceColor, k = Double(i)
+        func clamp(_ v: Double) -> Double { min(max(v, 0), 1) }
+        let tint = (r: clamp(c.red + k * replicator.instanceRedOffset), g: clamp(c.green + k * replicator.instanceGreenOffset),
+                    b: clamp(c.blue + k * replicator.instanceBlueOffset))
+        return tint == (1, 1, 1) ? nil : tint
     }
 
     open override func makePresentationCopy() -> Layer {

@@ -71,3 +71,35 @@ struct ReplicatorTests {
         #expect(indicator.isHidden && !indicator.isAnimating)
     }
 }
+
+@Suite("Replicator colours")
+struct ReplicatorColourTests {
+    @Test("instanceColor multiplies every instance's colours; the offsets add per instance")
+    func colours() throws {
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 60, height: 10)
+        root.anchorPoint = .zero
+        let replicator = ReplicatorLayer()
+        replicator.bounds = Rect(x: 0, y: 0, width: 60, height: 10)
+        replicator.anchorPoint = .zero
+        replicator.instanceCount = 3
+        replicator.instanceTransform = Transform3D(translationX: 20, y: 0, z: 0)
+        replicator.instanceColor = Color(red: 1, green: 0.5, blue: 1)
+        replicator.instanceRedOffset = -0.5
+        replicator.instanceBlueOffset = -0.5
+        let dot = Layer()
+        dot.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        dot.anchorPoint = .zero
+        dot.backgroundColor = .white
+        replicator.addSublayer(dot)
+        root.addSublayer(replicator)
+        let tree = LayerTree(root: root)
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0)
+        let buffer = PixelBuffer(width: 60, height: 10)
+        Renderer().render(try #require(root.presentation()), into: Canvas(target: buffer), background: .black)
+        #expect(buffer[5, 5] == 0xFFFF_80FF)                              // (1, 0.5, 1)
+        #expect(buffer[25, 5] == 0xFF80_8080)                             // (0.5, 0.5, 0.5)
+        #expect(buffer[45, 5] == 0xFF00_8000)                             // (0, 0.5, 0)
+    }
+}
