@@ -378,12 +378,12 @@ public final class Renderer {
                                        width: shape.width + 2 * spread, height: shape.height + 2 * spread))
         }
         if let text = layer as? TextLayer, let font = text.resolvedFont, !text.string.isEmpty {
-            let line = textLine(of: text, font: font)
-            let x = layer.bounds.minX + textOffset(of: text, line: line)
-            let metrics = font.lineMetrics(size: text.fontSize)
-            extent = extent.union(Rect(x: x - text.fontSize, y: layer.bounds.minY - text.fontSize,
-                                       width: line.width + 2 * text.fontSize,
-                                       height: metrics.ascender + metrics.descender + 2 * text.fontSize))
+            for (line, x, baseline) in textLines(of: text, font: font) {
+                let metrics = font.lineMetrics(size: text.fontSize)
+                extent = extent.union(Rect(x: layer.bounds.minX + x - text.fontSize, y: baseline - metrics.ascender - text.fontSize,
+                                           width: line.width + 2 * text.fontSize,
+                                           height: metrics.ascender + metrics.descender + 2 * text.fontSize))
+            }
         }
         return extent
     }
@@ -420,36 +420,57 @@ public final class Renderer {
                                           in: layer.bounds)
     }
 
-    /// A text layer's line: laid out at its font size, aligned in the bounds' width, its
-    /// top at the bounds' top. Under a plain translation glyphs come from the coverage
-    /// cache; otherwise their outlines are filled through the transform.
+    /// A text layer's lines: laid out at its font size, each aligned in the bounds' width,
+    /// the first line's top at the bounds' top. Under a plain translation glyphs come from
+    /// the coverage cache; otherwise their outlines are filled through the transform.
     private func drawText(_ layer: TextLayer, color: Color, toDevice: Transform3D, canvas: Canvas) {
         guard let font = layer.resolvedFont, !layer.string.isEmpty else { return }
         let b = layer.bounds
-        let line = Self.textLine(of: layer, font: font)
-        let x = Self.textOffset(of: layer, line: line)
-        let baseline = b.minY + font.lineMetrics(size: layer.fontSize).ascender
         let t = toDevice
-        if t.isAffine && t.m11 == 1 && t.m12 == 0 && t.m21 == 0 && t.m22 == 1 {
-            canvas.draw(line, font: font, origin: Point(x: b.minX + x + t.m41, y: baseline + t.m42), color: color)
-            return
-        }
-        for placed in line.glyphs {
-            let outline = font.glyph(placed.index, size: line.size).path
-                .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline))
-            fill(outline, color: color, rule: .nonZero, transform: toDevice, canvas: canvas)
+        let translated = t.isAffine && t.m11 == 1 && t.m12 == 0 && t.m21 == 0 && t.m22 == 1
+        for (line, x, baseline) in Self.textLines(of: layer, font: font) {
+            if translated {
+                canvas.draw(line, font: font, origin: Point(x: b.minX + x + t.m41, y: baseline + t.m42), color: color)
+                continue
+            }
+            for placed in line.glyphs {
+                let outline = font.glyph(placed.index, size: line.size).path
+                    .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline))
+                fill(outline, color: color, rule: .nonZero, transform: toDevice, canvas: canvas)
+            }
         }
     }
 
-    static func textLine(of layer: TextLayer, font: Font) -> TextLine {
-        font.layout(layer.string, size: layer.fontSize, maxWidth: layer.truncatesEnd ? layer.bounds.width : nil)
-    }
-
-    static func textOffset(of layer: TextLayer, line: TextLine) -> Double {
-        switch layer.alignmentMode {
-        case .natural, .left: return 0
-        case .center: return (layer.bounds.width - line.width) / 2
-        case .right: return layer.bounds.width - line.width
+    /// The laid-out lines with their x offset in the bounds and their baseline: one per
+    /// explicit line break, and with `isWrapped` broken at spaces to fit the bounds' width;
+    /// lines stack by the face's ascender + descender.
+    static func textLines(of layer: TextLayer, font: Font) -> [(line: TextLine, x: Double, baseline: Double)] {
+        let size = layer.fontSize, width = layer.bounds.width
+        let metrics = font.lineMetrics(size: size)
+        var texts: [String] = []
+        for paragraph in layer.string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            guard layer.isWrapped, width > 0 else { texts.append(paragraph); continue }
+            var current = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+                let candidate = current.isEmpty ? word : current + " " + word
+                if !current.isEmpty && font.layout(candidate, size: size).width > width {
+                    texts.append(current)
+                    current = word
+                } else {
+                    current = candidate
+                }
+            }
+            texts.append(current)
+        }
+        return texts.enumerated().map { k, text in
+            let line = font.layout(text, size: size, maxWidth: layer.truncatesEnd ? width : nil)
+            let x: Double
+            switch layer.alignmentMode {
+            case .natural, .left: x = 0
+            case .center: x = (width - line.width) / 2
+            case .right: x = width - line.width
+            }
+            return (line, x, layer.bounds.minY + metrics.ascender + Double(k) * (metrics.ascender + metrics.descender))
         }
     }
 

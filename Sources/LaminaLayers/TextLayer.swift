@@ -2,9 +2,9 @@ import LaminaAnimation
 import LaminaGeometry
 import LaminaRaster
 
-/// A layer that draws one line of text (`CATextLayer`): the first line's top at the top of
-/// the bounds, aligned within the bounds' width, cut with an ellipsis when it does not fit
-/// and truncation is on. Glyphs come from FreeType outlines through Lamina's rasterizer
+/// A layer that draws text (`CATextLayer`): lines at explicit breaks, and with `isWrapped`
+/// at spaces, the first line's top at the top of the bounds, each aligned within the bounds'
+/// width and cut with an ellipsis when it does not fit and truncation is on. Glyphs come from FreeType outlines through Lamina's rasterizer
 /// (DejaVu Sans by default).
 open class TextLayer: Layer {
     public enum Alignment: String, Hashable, Sendable { case natural, left, center, right }
@@ -15,6 +15,7 @@ open class TextLayer: Layer {
         var foregroundColor: Color? = .white
         var alignment = Alignment.natural
         var truncates = false
+        var wrapped = false
     }
 
     var text = TextProperties()
@@ -49,6 +50,13 @@ open class TextLayer: Layer {
     public var truncatesEnd: Bool {
         get { text.truncates }
         set { mutateText("truncationMode") { $0.truncates = newValue } }
+    }
+
+    /// Break lines at spaces to fit the bounds' width (`isWrapped`); explicit "\n" always
+    /// breaks.
+    public var isWrapped: Bool {
+        get { text.wrapped }
+        set { mutateText("wrapped") { $0.wrapped = newValue } }
     }
 
     private func mutateText(_ key: String, _ change: (inout TextProperties) -> Void) {

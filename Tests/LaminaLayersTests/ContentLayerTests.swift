@@ -117,3 +117,27 @@ struct ContentLayerTests {
         #expect(abs(Double(two) - 2 * Double(one)) <= 2)
     }
 }
+
+@Suite("Text layer lines")
+struct TextLinesTests {
+    @Test("explicit breaks make lines; wrapping breaks at spaces to fit; lines stack by ascender + descender")
+    func lines() throws {
+        let font = try Font()
+        let label = TextLayer()
+        label.bounds = Rect(x: 0, y: 0, width: 120, height: 200)
+        label.fontSize = 20
+        label.string = "one\ntwo"
+        var lines = Renderer.textLines(of: label, font: font)
+        #expect(lines.count == 2)
+        let m = font.lineMetrics(size: 20)
+        #expect(abs(lines[1].baseline - lines[0].baseline - (m.ascender + m.descender)) < 1e-12)
+        label.string = "the quick brown fox jumps over the lazy dog"
+        #expect(Renderer.textLines(of: label, font: font).count == 1)     // unwrapped: one long line
+        label.isWrapped = true
+        lines = Renderer.textLines(of: label, font: font)
+        #expect(lines.count > 2)
+        #expect(lines.allSatisfy { $0.line.width <= 120 })
+        // Every character is laid out once, except the spaces the lines broke at.
+        #expect(lines.reduce(0) { $0 + $1.line.glyphs.count } == label.string.count - (lines.count - 1))
+    }
+}
