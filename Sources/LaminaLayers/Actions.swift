@@ -99,3 +99,19 @@ extension ActionAnswer {
         return nil
     }
 }
+
+/// The delegate a UIKit view is to its layer (rule 44): outside block animations it answers
+/// every action with `.none`, so changes to a view-backed layer never animate implicitly;
+/// inside `Layer.animate` the block animation itself captures the changes.
+public final class ViewBackingDelegate: LayerDelegate, Sendable {
+    public static let shared = ViewBackingDelegate()
+
+    public func action(for layer: Layer, forKey key: String) -> ActionAnswer? { ActionAnswer.none }
+}
+
+extension Layer {
+    /// Makes the layer behave like a view's: no implicit animations (rule 44).
+    public func makeViewBacked() {
+        delegate = ViewBackingDelegate.shared
+    }
+}

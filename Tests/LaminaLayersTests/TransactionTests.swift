@@ -333,3 +333,18 @@ struct TreeEventTests {
         Transaction.flush()
     }
 }
+
+@Suite("View-backed layers (rule 44)")
+struct ViewBackedTests {
+    @Test("a view-backed layer never animates implicitly, but block animations animate it")
+    func viewBacked() {
+        let (tree, child) = renderedTree()
+        defer { withExtendedLifetime(tree) {} }
+        child.makeViewBacked()
+        child.opacity = 0.5
+        #expect(child.animationKeys().isEmpty)
+        Layer.animate(withDuration: 0.3, animations: { child.opacity = 0.2 })
+        #expect(child.animationKeys() == ["opacity"])
+        Transaction.flush()
+    }
+}
