@@ -76,27 +76,29 @@ final class AnimationEntry {
         return keyframes.rotation(at: animation.progress(for: phase))
     }
 
+    /// The first and last values of one cycle (for cumulative animations).
+    private func cycleEnds(current: AnimatableValue) -> (AnimatableValue, AnimatableValue) {
+        guard let keyframes = animation.keyframes else { return ends ?? (current, current) }
+        if keyframes.path != nil { return (keyframes.value(at: 0) ?? current, keyframes.value(at: 1) ?? current) }
+        return (keyframes.values.first ?? current, keyframes.values.last ?? current)
+    }
+
     /// The same, reading the underlying value only when the animation is additive.
     func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
         guard isCommitted, let phase = animation.timing.phase(at: time) else { return nil }
         let progress = animation.progress(for: phase)
         var value: AnimatableValue
-        let first: AnimatableValue, last: AnimatableValue
-        if let keyframes = animation.keyframes {
-            guard let v = keyframes.value(at: progress) else { return nil }
-            value = v
-            if keyframes.path != nil {
-                (first, last) = (keyframes.value(at: 0) ?? v, keyframes.value(at: 1) ?? v)
-            } else {
-                (first, last) = (keyframes.values[0], keyframes.values[keyframes.values.count - 1])
-            }
-        } else {
+        if animation.keyframes == nil {
+            // The common case first, without copying the keyframes out.
             guard let ends else { return nil }
             value = ends.from.interpolated(to: ends.to, by: progress)
-            (first, last) = ends
+        } else {
+            guard let v = animation.keyframes!.value(at: progress) else { return nil }
+            value = v
         }
         if animation.isCumulative && phase.iteration > 0 {
             // The cycle ends on its last value, or back on its first when it autoreverses (rule 17).
+            let (first, last) = cycleEnds(current: value)
             let cycleEnd = animation.timing.autoreverses ? first : last
             value = cycleEnd.repeated(phase.iteration).adding(value)
         }
