@@ -65,6 +65,39 @@ struct WebAnimationTimingTests {
         }
     }
 
+    struct IterationRow: Decodable {
+        var source: String
+        var input: [String: Value]
+        var before: Value?
+        var activeBoundary: Value?
+        var after: Value?
+        var playbackRate: Double?
+        var row: Row { Row(source: source, input: input, before: nil, activeBoundary: nil, after: nil, playbackRate: playbackRate) }
+    }
+
+    @Test("every ported row of current-iteration.html")
+    func currentIteration() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/wpt-current-iteration.json")
+        struct File: Decodable { var rows: [IterationRow] }
+        let rows = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
+        #expect(rows.count == 50)
+        for r in rows {
+            let t = Self.timing(r.row)
+            let forwards = t.playbackRate >= 0
+            let before = forwards ? t.beforeActiveBoundary - 1 : t.beforeActiveBoundary
+            #expect(t.currentIteration(at: before) == r.before?.number, "\(r.source) \(r.input) before")
+            if t.activeDuration > 0 {
+                let boundary = forwards ? t.beforeActiveBoundary : t.activeAfterBoundary
+                #expect(t.currentIteration(at: boundary) == r.activeBoundary?.number, "\(r.source) \(r.input) active")
+            }
+            if t.activeDuration.isFinite {
+                let after = forwards ? t.activeAfterBoundary : t.activeAfterBoundary + 1
+                #expect(t.currentIteration(at: after) == r.after?.number, "\(r.source) \(r.input) after")
+            }
+        }
+    }
+
     @Test("crosswalk (rule 87): Core Animation's end-inclusive interval vs Web Animations' after phase at the end instant")
     func crosswalk() {
         var wa = WebAnimationTiming()
