@@ -98,6 +98,37 @@ struct WebAnimationTimingTests {
         }
     }
 
+    struct ActiveTimeRow: Decodable {
+        var source: String
+        var input: [String: Value]
+        var localTime: Value
+        var progress: Double?
+        var currentIteration: Value?
+    }
+
+    @Test("every ported case of active-time.html (progress within 1e-6 as WPT's assert_time_equals_literal)")
+    func activeTime() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/wpt-active-time.json")
+        struct File: Decodable { var rows: [ActiveTimeRow] }
+        let rows = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
+        #expect(rows.count == 16)
+        for r in rows {
+            let t = Self.timing(Row(source: r.source, input: r.input, before: nil, activeBoundary: nil, after: nil, playbackRate: nil))
+            let local: Double
+            if case .text("end") = r.localTime { local = t.endTime } else { local = r.localTime.number ?? 0 }
+            let progress = t.simpleIterationProgress(at: local)
+            if let expected = r.progress {
+                #expect(abs((progress ?? .nan) - expected) < 1e-6, "\(r.source): \(String(describing: progress))")
+            } else {
+                #expect(progress == nil, "\(r.source)")
+            }
+            if let iteration = r.currentIteration?.number {
+                #expect(t.currentIteration(at: local) == iteration, "\(r.source)")
+            }
+        }
+    }
+
     @Test("crosswalk (rule 87): Core Animation's end-inclusive interval vs Web Animations' after phase at the end instant")
     func crosswalk() {
         var wa = WebAnimationTiming()
