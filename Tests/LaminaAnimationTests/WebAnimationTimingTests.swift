@@ -129,6 +129,33 @@ struct WebAnimationTimingTests {
         }
     }
 
+    struct PhaseRow: Decodable {
+        var source: String
+        var input: [String: Value]
+        var currentTime: Double
+        var phase: String
+        var playbackRate: Double?
+    }
+
+    @Test("every ported case of phases-and-states.html: the boundary belongs to the phase in the playing direction")
+    func phases() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wpt-phases.json")
+        struct File: Decodable { var rows: [PhaseRow] }
+        let rows = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
+        #expect(rows.count == 37)
+        for r in rows {
+            let t = Self.timing(Row(source: r.source, input: r.input, before: nil, activeBoundary: nil, after: nil,
+                                    playbackRate: r.playbackRate))
+            let phase: String
+            switch t.phase(at: r.currentTime) {
+            case .before: phase = "before"
+            case .active: phase = "active"
+            case .after: phase = "after"
+            }
+            #expect(phase == r.phase, "\(r.source) at \(r.currentTime)")
+        }
+    }
+
     @Test("crosswalk (rule 87): Core Animation's end-inclusive interval vs Web Animations' after phase at the end instant")
     func crosswalk() {
         var wa = WebAnimationTiming()
