@@ -30,6 +30,18 @@ public struct TimingFunction: Sendable, CustomStringConvertible {
 
     public var description: String { name ?? "cubicBezier(\(x1), \(y1), \(x2), \(y2))" }
 
+    /// Control point 0…3 (`getControlPoint(at:)`): (0, 0), P1, P2, (1, 1). Any other index
+    /// is a programmer error and traps (rule 11).
+    public func controlPoint(at index: Int) -> (x: Double, y: Double) {
+        switch index {
+        case 0: return (0, 0)
+        case 1: return (x1, y1)
+        case 2: return (x2, y2)
+        case 3: return (1, 1)
+        default: preconditionFailure("a timing function has control points 0…3, not \(index)")
+        }
+    }
+
     /// The eased value at input progress `p`.
     public func callAsFunction(_ p: Double) -> Double {
         if p <= 0 { return 0 }

@@ -310,9 +310,18 @@ open class Layer {
             return Rect.boundingBox(of: corners.compactMap { t.project($0) })
         }
         set {
+            // Rule 50: position from the frame's origin and the anchor; the size mapped back
+            // through the transform's 2-D scale factors (Lamina choice for non-scale
+            // transforms); bounds.origin kept.
             let f = newValue.standardized, a = anchorPoint
             position = Point(x: f.minX + a.x * f.width, y: f.minY + a.y * f.height)
-            bounds = Rect(origin: bounds.origin, size: f.size)
+            var size = f.size
+            if !properties.transform.isIdentity {
+                let scale = Decomposed2D(properties.transform).scale
+                if scale.x != 0 { size.width /= abs(scale.x) }
+                if scale.y != 0 { size.height /= abs(scale.y) }
+            }
+            bounds = Rect(origin: bounds.origin, size: size)
         }
     }
 
