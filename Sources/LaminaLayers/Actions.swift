@@ -13,6 +13,14 @@ extension BasicAnimation: LayerAction {
     }
 }
 
+extension Transition: LayerAction {
+    /// Runs the transition on `layer` (always under "transition", rule 34): a custom push or
+    /// fade action for any key.
+    public func run(forKey key: String, on layer: Layer) {
+        layer.add(self)
+    }
+}
+
 /// One step's answer in the action search (rule 40).
 public enum ActionAnswer {
     /// `NSNull`: the search ends with no action.

@@ -105,6 +105,7 @@ struct DelegateTests {
         }
         let root = Layer()
         root.bounds = Rect(x: 0, y: 0, width: 200, height: 80)
+        root.anchorPoint = .zero
         let button = ShapeLayer()
         button.bounds = Rect(x: 0, y: 0, width: 200, height: 80)
         button.anchorPoint = .zero
@@ -119,19 +120,29 @@ struct DelegateTests {
         button.addSublayer(ripple)
         let remover = RippleRemover()
         remover.ripple = ripple
-        var grow = BasicAnimation(keyPath: "transform.scale", from: .scalar(0.2), to: .scalar(4), duration: 0.4)
+        button.masksToBounds = true                                        // the fill is clipped to the button
+        button.cornerRadius = 12
+        button.path = Path(roundedRect: button.bounds, cornerRadius: 12)
+        button.fillColor = nil
+        button.strokeColor = .white                                         // the outline stays outside the ripple
+        var grow = AnimationGroup(animations: [
+            BasicAnimation(keyPath: "transform.scale", from: .scalar(0.2), to: .scalar(4)),
+            BasicAnimation(keyPath: "opacity", from: .scalar(0.6), to: .scalar(0)),
+        ], duration: 0.5)
         grow.delegate = remover
-        ripple.add(grow, forKey: "grow")
-        ripple.add(BasicAnimation(keyPath: "opacity", from: .scalar(0.6), to: .scalar(0), duration: 0.4), forKey: "fade")
+        ripple.add(grow, forKey: "ripple")
         frame(tree, 1)
-        frame(tree, 1.2)
+        frame(tree, 1.25)
         let shown = try #require(ripple.presentation())
         #expect(abs(shown.opacity - 0.3) < 1e-9)
         if case .scalar(let scale)? = shown.value(forKeyPath: "transform.scale") { #expect(abs(scale - 2.1) < 1e-9) }
         #expect(button.sublayers.count == 1)
-        frame(tree, 1.4)                                                    // the end: the delegate removes it
+        let buffer = PixelBuffer(width: 200, height: 80)
+        Renderer().render(try #require(root.presentation()), into: Canvas(target: buffer), background: .black)
+        #expect(buffer[60, 40] >> 16 & 0xFF > 0)                            // the ripple shows inside the button
+        frame(tree, 1.5)                                                    // the end: the delegate removes it
         #expect(button.sublayers.isEmpty && ripple.superlayer == nil)
-        frame(tree, 1.5)
+        frame(tree, 1.6)
         #expect(try #require(button.presentation()).sublayers.isEmpty)
     }
 }

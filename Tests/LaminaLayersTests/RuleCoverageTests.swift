@@ -95,3 +95,45 @@ struct FrameAndControlPointTests {
         #expect(f.controlPoint(at: 2) == (0.58, 1) && f.controlPoint(at: 3) == (1, 1))
     }
 }
+
+@Suite("Value interpolation and custom actions (rules 1, 19, 40)")
+struct InterpolationTests {
+    @Test("colours interpolate componentwise with alpha, unpremultiplied; a nil colour shows nil; Booleans switch once t > 0 (rule 19)")
+    func values() {
+        let a = AnimatableValue.color(Color(red: 1, green: 0, blue: 0, alpha: 0))
+        let b = AnimatableValue.color(Color(red: 0, green: 0, blue: 1, alpha: 1))
+        #expect(a.interpolated(to: b, by: 0.25) == .color(Color(red: 0.75, green: 0, blue: 0.25, alpha: 0.25)))
+        #expect(AnimatableValue.color(nil).interpolated(to: b, by: 0.5) == b)
+        #expect(AnimatableValue.bool(false).interpolated(to: .bool(true), by: 0) == .bool(false))
+        #expect(AnimatableValue.bool(false).interpolated(to: .bool(true), by: 1e-9) == .bool(true))
+    }
+
+    @Test("engine code never reads a clock: the same times give the same presentation, whenever they are evaluated (rule 1)")
+    func injectedTime() throws {
+        func sample() throws -> Double {
+            let root = Layer(), layer = Layer()
+            root.addSublayer(layer)
+            let tree = LayerTree(root: root)
+            tree.commit(at: 1000)
+            tree.updatePresentation(at: 1000)
+            layer.add(BasicAnimation(keyPath: "opacity", from: .scalar(0), to: .scalar(1), duration: 2), forKey: "f")
+            tree.commit(at: 1000)
+            tree.updatePresentation(at: 1000.5)
+            return try #require(layer.presentation()).opacity
+        }
+        #expect(try sample() == 0.25 && sample() == 0.25)
+    }
+
+    @Test("a custom action can be a transition: actions[\"contents\"] = push (acceptance: custom push action)")
+    func customPush() {
+        let root = Layer(), layer = Layer()
+        root.addSublayer(layer)
+        let tree = LayerTree(root: root)
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0)
+        layer.actions = ["backgroundColor": .action(Transition(kind: .push, subtype: .fromRight, duration: 0.3))]
+        layer.backgroundColor = .white
+        #expect(layer.animationKeys() == ["transition"])
+        Transaction.flush()
+    }
+}

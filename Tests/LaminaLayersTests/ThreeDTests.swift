@@ -132,15 +132,15 @@ struct ThreeDTests {
         #expect(root.hitTest(Point(x: 35, y: 5)) === root)
     }
 
-    @Test("acceptance: a stack of spinning cubes of rounded squares, begun staggered; the face nearest the viewer shows")
+    @Test("acceptance: a stack of spinning cubes of rounded squares in HSB colours, begun staggered, autoreversing; the face nearest the viewer shows")
     func spinningStack() throws {
         let root = Layer()
         root.bounds = Rect(x: 0, y: 0, width: 360, height: 160)
         root.anchorPoint = .zero
         var perspective = Transform3D.identity
         perspective.m34 = -1.0 / 500
-        let colors = [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 1, blue: 0), Color(red: 0, green: 0, blue: 1),
-                      Color(red: 1, green: 1, blue: 0), Color(red: 0, green: 1, blue: 1), Color(red: 1, green: 0, blue: 1)]
+        // HSB face colours, one sixth of the hue circle apart (rule 66): exact primaries and mixes.
+        let colors = (0..<6).map { Color(hue: Double($0) / 6, saturation: 1, brightness: 1) }
         // Face placements: front, back, right, left, top, bottom (each pushed out by half the size).
         let placements: [Transform3D] = [
             Transform3D(translationX: 0, y: 0, z: 40),
@@ -179,6 +179,7 @@ struct ThreeDTests {
             spin.timing.beginTime = cube.convertTime(100, from: nil) + Double(i) * 0.3
             spin.timing.fillMode = .backwards
             spin.timing.repeatCount = .infinity
+            spin.timing.autoreverses = true                                 // infinite autoreversing spins
             cube.add(spin, forKey: "spin")
         }
         frame(tree, 100)
