@@ -83,6 +83,9 @@ public final class PropertyAnimator {
         timing = .spring(Spring(dampingRatio: dampingRatio, duration: max(duration, 1e-6)))
     }
 
+    /// Replaces the curve (initialisers only).
+    func setTiming(_ newTiming: Timing) { timing = newTiming }
+
     private static let counter = Counter()
     private final class Counter: @unchecked Sendable { var value = 0 }
     private static func nextID() -> Int {
@@ -369,5 +372,50 @@ public final class PropertyAnimator {
         let blocks = completions
         completions.removeAll()
         tree.enqueue { for block in blocks { block(position) } }
+    }
+}
+
+/// `UISpringTimingParameters` (rule 32): a damping ratio with an initial velocity, or a
+/// physical spring.
+public struct SpringTimingParameters {
+    /// Used when `physical` is nil; 4.56 by default, as UIKit's plain initialiser.
+    public var dampingRatio = 4.56
+    /// In animation distances per second, per axis; properties other than position use dx.
+    public var initialVelocity = (dx: 0.0, dy: 0.0)
+    /// A physical spring (mass, stiffness, damping): the animator then runs for its
+    /// `settlingDuration`, whatever duration it was given.
+    public var physical: Spring?
+
+    public init() {}
+
+    public init(dampingRatio: Double, initialVelocity: (dx: Double, dy: Double) = (0, 0)) {
+        self.dampingRatio = dampingRatio
+        self.initialVelocity = initialVelocity
+    }
+
+    public init(mass: Double, stiffness: Double, damping: Double, initialVelocity: (dx: Double, dy: Double) = (0, 0)) {
+        physical = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity.dx)
+        self.initialVelocity = initialVelocity
+    }
+
+    /// `initialSpringVelocity` from a finger: its speed over the distance still to travel
+    /// (1 = the whole distance per second, rule 32).
+    public static func velocity(fingerSpeed: Double, distance: Double) -> Double {
+        distance == 0 ? 0 : fingerSpeed / distance
+    }
+}
+
+extension PropertyAnimator {
+    /// `UIViewPropertyAnimator(duration:timingParameters:)`: a physical spring ignores
+    /// `duration` and runs for its settling duration (rule 32).
+    public convenience init(duration: Double, timingParameters: SpringTimingParameters, tree: LayerTree) {
+        if let spring = timingParameters.physical {
+            self.init(duration: spring.settlingDuration, tree: tree)
+            setTiming(.spring(spring))
+        } else {
+            self.init(duration: duration, tree: tree)
+            setTiming(.spring(Spring(dampingRatio: timingParameters.dampingRatio, duration: max(duration, 1e-6),
+                                     initialVelocity: timingParameters.initialVelocity.dx)))
+        }
     }
 }

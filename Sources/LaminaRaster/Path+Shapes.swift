@@ -69,3 +69,12 @@ extension Path {
         self.init(ovalIn: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius))
     }
 }
+
+extension Path {
+    /// The cubic that traces the same curve as the quadratic from `p0` through control `q`
+    /// to `p3` (degree elevation, rule 63): `c1 = p0 + ⅔(q − p0)`, `c2 = p3 + ⅔(q − p3)`.
+    public static func cubicControls(from p0: Point, quadControl q: Point, to p3: Point) -> (Point, Point) {
+        (Point(x: p0.x + 2 / 3 * (q.x - p0.x), y: p0.y + 2 / 3 * (q.y - p0.y)),
+         Point(x: p3.x + 2 / 3 * (q.x - p3.x), y: p3.y + 2 / 3 * (q.y - p3.y)))
+    }
+}

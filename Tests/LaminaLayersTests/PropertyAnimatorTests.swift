@@ -168,3 +168,19 @@ struct PropertyAnimatorTests {
         #expect(abs(scene.shownX - 100 * spring.fraction(at: 0.2)) < 1e-9)
     }
 }
+
+@Suite("Spring timing parameters (rule 32)")
+struct SpringParameterTests {
+    @Test("velocity units: finger speed over the distance to travel; a physical spring runs for its settling duration")
+    func units() {
+        #expect(SpringTimingParameters.velocity(fingerSpeed: 600, distance: 300) == 2)
+        #expect(SpringTimingParameters().dampingRatio == 4.56 && SpringTimingParameters().initialVelocity == (0, 0))
+        let root = Layer()
+        let tree = LayerTree(root: root)
+        let physical = PropertyAnimator(duration: 9, timingParameters: SpringTimingParameters(mass: 1, stiffness: 100, damping: 10),
+                                        tree: tree)
+        #expect(physical.duration == Spring().settlingDuration)
+        let fitted = PropertyAnimator(duration: 0.5, timingParameters: SpringTimingParameters(dampingRatio: 0.7), tree: tree)
+        #expect(fitted.duration == 0.5)
+    }
+}
