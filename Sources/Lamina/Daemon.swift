@@ -20,6 +20,8 @@ public struct DaemonOptions {
     public var touchScript: String?
     public var framesOut: String?
     public var exitAfter: Double?
+    /// Write the run's stats as JSON here at exit.
+    public var statsJSON: String?
 
     public init() {}
 }
@@ -31,6 +33,7 @@ public struct RunSummary: Sendable {
     public var missedVBlanks: Int
     public var failedFlips: Int
     public var contactSheet: String?
+    public var stats: RunStats
 }
 
 /// `lamina run`: config → backend → display → scene → event loop.
@@ -92,6 +95,7 @@ public enum Daemon {
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
+        runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
@@ -113,9 +117,17 @@ public enum Daemon {
         let reason = runtime.run(exitAfter: config.exitAfter, untilSettled: backend.isDummy && config.exitAfter == nil)
         notifier.notify("STOPPING=1")
         let sheet = try recorder?.finish()
+        let stats = runtime.stats
         let summary = RunSummary(stopReason: reason, frames: runtime.renderedFrames, missedVBlanks: display.missedVBlanks,
-                                 failedFlips: runtime.failedFlips, contactSheet: sheet)
-        logger.info("stopped (\(reason.rawValue)): \(summary.frames) frames, \(summary.missedVBlanks) missed vblanks, \(summary.failedFlips) failed flips")
+                                 failedFlips: runtime.failedFlips, contactSheet: sheet, stats: stats)
+        logger.info("stopped (\(reason.rawValue)): \(stats.summary)")
+        if let path = options.statsJSON {
+            do {
+                try stats.json().write(to: URL(fileURLWithPath: path))
+            } catch {
+                logger.error("cannot write the stats to \(path): \(error)")
+            }
+        }
         if let recorder, let sheet { logger.info("wrote \(recorder.frameCount) frames and \(sheet)") }
         return summary
     }

@@ -34,6 +34,20 @@ public final class Runtime {
     private var retryAt: Double?
     private var signals: SignalWatcher?
     private var stopRequested = false
+    // Telemetry (RunStats).
+    let startTime: Double
+    private(set) var flipTimestamps: [Double] = []
+    private(set) var inputLatencies: [Double] = []
+    private(set) var touchCount = 0
+    private var pendingInputTimes: [Double] = []
+    private var inputsInFlight: [[Double]] = []
+    private(set) var idleSeconds = 0.0
+    private(set) var idleSince: Double?
+    private(set) var idleWakeUps = 0
+    /// Set by anything `step` handled (input, a display event, a frame).
+    private var workDone = false
+    /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
+    public var onStatsRequest: (() -> Void)?
 
     /// When set, the time each frame spends drawing (`rasterTimes`) and copying into the
     /// scanout buffer and flipping (`presentTimes`) is measured on this clock: for
@@ -65,6 +79,7 @@ public final class Runtime {
         self.clock = clock
         self.background = background
         self.logger = logger
+        startTime = clock.now
         let root = Layer()
         root.name = "root"
         root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
@@ -85,7 +100,8 @@ public final class Runtime {
         touchSources.append(source)
     }
 
-    /// Stop cleanly on SIGINT / SIGTERM (for a daemon in real time).
+    /// Stop cleanly on SIGINT / SIGTERM, and log the stats on SIGUSR1 (for a daemon in real
+    /// time).
     public func watchStopSignals() {
         signals = SignalWatcher()
     }
@@ -125,14 +141,27 @@ public final class Runtime {
             if let retryAt { candidates.append(retryAt) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
+            let wasIdle = isQuiet
+            if wasIdle && idleSince == nil { idleSince = clock.now }
             if let virtual = clock as? VirtualClock {
-                guard let next else { return .nothingPending }
+                guard let next else { endIdle(); return .nothingPending }
                 virtual.advance(to: next)
             } else {
                 wait(until: next)
             }
+            workDone = false
             step()
+            if wasIdle && !workDone { idleWakeUps += 1 }          // woke for nothing
+            if !isQuiet { endIdle() }
         }
+    }
+
+    /// Nothing to draw, no link running, nothing in flight: the loop should sleep.
+    private var isQuiet: Bool { isIdle && !tree.needsFrame && !links.hasActiveLinks }
+
+    private func endIdle() {
+        if let since = idleSince { idleSeconds += clock.now - since }
+        idleSince = nil
     }
 
     /// Handles everything due now: touches, retries, vblank events, then wakes the display
@@ -140,7 +169,12 @@ public final class Runtime {
     public func step() {
         let now = clock.now
         for source in touchSources {
-            for event in source.events(upTo: now) { dispatcher.dispatch(event) }
+            for event in source.events(upTo: now) {
+                workDone = true
+                if case .down = event.kind { touchCount += 1 }
+                pendingInputTimes.append(event.time)
+                dispatcher.dispatch(event)
+            }
         }
         commitIfNeeded()
         if let retry = retryAt, now >= retry { retryAt = nil }
@@ -160,7 +194,14 @@ public final class Runtime {
     }
 
     private func handle(_ event: VBlankEvent) {
+        workDone = true
         if event.kind == .sequence { vblankRequested = false }
+        if event.kind == .pageFlip {
+            flipTimestamps.append(event.timestamp)
+            if !inputsInFlight.isEmpty {
+                inputLatencies += inputsInFlight.removeFirst().map { event.timestamp - $0 }
+            }
+        }
         if event.kind == .pageFlip && !announcedReady {
             announcedReady = true
             notifier?.notify("READY=1\nSTATUS=showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)")
@@ -218,6 +259,8 @@ public final class Runtime {
         do {
             try display.present(damage: damage)
             renderedFrames += 1
+            inputsInFlight.append(pendingInputTimes)             // these inputs show with this flip
+            pendingInputTimes.removeAll()
             recorder?.record(display.shadow)
         } catch {
             failedFlips += 1
@@ -239,9 +282,15 @@ public final class Runtime {
         if let next { timeout = Int32(max(0, min(60_000, ((next - clock.now) * 1000).rounded(.up)))) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
-        if let signals, !signals.drain().isEmpty {
-            logger.info("stop requested by signal")
-            stopRequested = true
+        if let signals {
+            for signal in signals.drain() {
+                if signal == SIGUSR1 {
+                    if let onStatsRequest { onStatsRequest() } else { logger.info("stats: \(stats.summary)") }
+                } else {
+                    logger.info("stop requested by signal")
+                    stopRequested = true
+                }
+            }
         }
     }
 }

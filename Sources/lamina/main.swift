@@ -52,6 +52,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Stop after this many seconds.")
     var exitAfter: Double?
 
+    @Option(name: .long, help: "At exit, write the run's stats (frames, flip rate, jitter, latency, idle wake-ups) as JSON here.")
+    var statsJson: String?
+
     @Flag(name: .long, help: "Log at debug level.")
     var verbose = false
 
@@ -65,6 +68,7 @@ struct RunCommand: ParsableCommand {
         options.touchScript = touchScript
         options.framesOut = framesOut
         options.exitAfter = exitAfter
+        options.statsJSON = statsJson
         do {
             _ = try Daemon.run(options, catalog: Scenes(), logger: logger)
         } catch let error as ConfigError {

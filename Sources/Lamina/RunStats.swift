@@ -1,0 +1,98 @@
+import Foundation
+
+/// A run's numbers (`--stats-json`, the exit summary, SIGUSR1): frames and flips, the flip
+/// cadence, time spent drawing, how long input waits for the glass, and how often the loop
+/// wakes while nothing changes.
+public struct RunStats: Codable, Sendable {
+    /// Five-number summary of a sample, in milliseconds.
+    public struct Percentiles: Codable, Sendable {
+        public var count: Int
+        public var p50: Double, p95: Double, p99: Double, max: Double
+
+        init?(_ seconds: [Double]) {
+            guard !seconds.isEmpty else { return nil }
+            let sorted = seconds.map { $0 * 1000 }.sorted()
+            func at(_ q: Double) -> Double { sorted[Swift.min(sorted.count - 1, Int(q * Double(sorted.count)))] }
+            count = sorted.count
+            p50 = at(0.5)
+            p95 = at(0.95)
+            p99 = at(0.99)
+            max = sorted[sorted.count - 1]
+        }
+    }
+
+    /// Seconds from the start of the run to its end (on the runtime's clock).
+    public var seconds: Double
+    public var frames: Int
+    public var flips: Int
+    /// Flips per second while frames run back to back (intervals under 1.5 frames; idle
+    /// gaps between animations are not counted).
+    public var flipRate: Double?
+    /// Those back-to-back intervals: their standard deviation and largest deviation from the
+    /// mode's frame duration, in ms.
+    public var flipIntervalJitterMs: Double?
+    public var flipIntervalMaxDeviationMs: Double?
+    public var missedVBlanks: Int
+    public var failedFlips: Int
+    /// Drawing time per frame (rasterizing the damage and copying it out).
+    public var renderMs: Percentiles?
+    /// From each touch event's time to the flip of the first frame drawn after it (an event
+    /// that changes nothing waits for the next frame there is).
+    public var inputToFlipMs: Percentiles?
+    public var touches: Int
+    /// Time with nothing to draw, no link running and nothing in flight, and the loop's
+    /// wake-ups during it that found nothing to do (no input, no display event; the goal is
+    /// none).
+    public var idleSeconds: Double
+    public var idleWakeUps: Int
+    public var wakeUpsPerIdleSecond: Double?
+    /// Mean fraction of the screen redrawn per frame.
+    public var damagedFraction: Double?
+
+    /// One line for the log.
+    public var summary: String {
+        var parts = ["\(frames) frames", "\(flips) flips"]
+        if let flipRate { parts.append(String(format: "%.2f Hz", flipRate)) }
+        if let flipIntervalJitterMs { parts.append(String(format: "jitter %.3f ms", flipIntervalJitterMs)) }
+        parts.append("\(missedVBlanks) missed vblanks")
+        parts.append("\(failedFlips) failed flips")
+        if let renderMs { parts.append(String(format: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
+        if let inputToFlipMs { parts.append(String(format: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
+        if let wakeUpsPerIdleSecond { parts.append(String(format: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The numbers as pretty-printed JSON.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}
+
+extension Runtime {
+    /// The numbers so far.
+    public var stats: RunStats {
+        let flips = flipTimestamps
+        var rate: Double?, jitter: Double?, deviation: Double?
+        let frame = display.frameDuration
+        let intervals = zip(flips.dropFirst(), flips).map { $0 - $1 }.filter { $0 < 1.5 * frame }
+        if !intervals.isEmpty {
+            let mean = intervals.reduce(0, +) / Double(intervals.count)
+            rate = 1 / mean
+            let variance = intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(intervals.count)
+            jitter = variance.squareRoot() * 1000
+            deviation = intervals.map { abs($0 - frame) }.max().map { $0 * 1000 }
+        }
+        let idle = idleSeconds + (idleSince.map { clock.now - $0 } ?? 0)
+        let screen = Double(display.width * display.height)
+        return RunStats(
+            seconds: clock.now - startTime, frames: renderedFrames, flips: flips.count, flipRate: rate,
+            flipIntervalJitterMs: jitter, flipIntervalMaxDeviationMs: deviation,
+            missedVBlanks: display.missedVBlanks, failedFlips: failedFlips,
+            renderMs: RunStats.Percentiles(zip(rasterTimes, presentTimes).map { $0 + $1 }),
+            inputToFlipMs: RunStats.Percentiles(inputLatencies), touches: touchCount,
+            idleSeconds: idle, idleWakeUps: idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(idleWakeUps) / idle : nil,
+            damagedFraction: renderedFrames > 0 && screen > 0 ? Double(damagedPixels) / (Double(renderedFrames) * screen) : nil)
+    }
+}
