@@ -1,0 +1,94 @@
+import Foundation
+import LaminaDisplay
+
+/// What `lamina probe` reports: every display card with its connectors (status, modes) and
+/// CRTCs, and the input devices the kernel lists.
+public struct ProbeReport: Codable, Sendable {
+    public struct Mode: Codable, Sendable {
+        public var name: String
+        public var width: Int, height: Int
+        public var refreshHz: Double
+        public var preferred: Bool
+    }
+
+    public struct Connector: Codable, Sendable {
+        public var id: UInt32
+        public var name: String
+        public var connected: Bool
+        public var modes: [Mode]
+        public var possibleCRTCs: [UInt32]
+    }
+
+    public struct Card: Codable, Sendable {
+        public var path: String
+        /// Why the card could not be read, when it could not.
+        public var error: String?
+        public var connectors: [Connector]
+        public var crtcs: [UInt32]
+
+        public init(path: String, error: String?, connectors: [Connector], crtcs: [UInt32]) {
+            self.path = path
+            self.error = error
+            self.connectors = connectors
+            self.crtcs = crtcs
+        }
+    }
+
+    public struct InputDevice: Codable, Sendable {
+        public var path: String
+        public var name: String
+    }
+
+    public var cards: [Card]
+    public var inputDevices: [InputDevice]
+
+    public init(cards: [Card], inputDevices: [InputDevice]) {
+        self.cards = cards
+        self.inputDevices = inputDevices
+    }
+
+    /// The card's resources through the device contract (any backend, the dummy included).
+    public static func card(path: String, device: KMSDevice) -> Card {
+        do {
+            let r = try device.resources()
+            return Card(path: path, error: nil, connectors: r.connectors.map { c in
+                Connector(id: c.id, name: c.name, connected: c.isConnected,
+                          modes: c.modes.map { Mode(name: $0.name, width: $0.width, height: $0.height,
+                                                    refreshHz: $0.refreshRate, preferred: $0.isPreferred) },
+                          possibleCRTCs: c.possibleCRTCs)
+            }, crtcs: r.crtcs)
+        } catch {
+            return Card(path: path, error: "\(error)", connectors: [], crtcs: [])
+        }
+    }
+
+    /// Input devices from sysfs: `/dev/input/eventN` and the kernel's name for it.
+    public static func inputDevices(sysfs: String = "/sys/class/input") -> [InputDevice] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
+        return names.filter { $0.hasPrefix("event") }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { event in
+            let name = (try? String(contentsOfFile: "\(sysfs)/\(event)/device/name", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            return InputDevice(path: "/dev/input/\(event)", name: name)
+        }
+    }
+
+    /// The report as text, one line per card, connector, mode and device.
+    public var text: String {
+        var lines: [String] = []
+        if cards.isEmpty { lines.append("no display cards (no /dev/dri/card*)") }
+        for card in cards {
+            lines.append("\(card.path)" + (card.error.map { ": \($0)" } ?? ""))
+            lines.append("  crtcs: \(card.crtcs.map(String.init).joined(separator: ", "))")
+            for c in card.connectors {
+                lines.append("  connector \(c.id) \(c.name): \(c.connected ? "connected" : "disconnected"), \(c.modes.count) modes")
+                for m in c.modes {
+                    lines.append(String(format: "    %@ %dx%d @ %.3f Hz%@", m.name, m.width, m.height, m.refreshHz,
+                                        m.preferred ? " (preferred)" : ""))
+                }
+            }
+        }
+        lines.append(inputDevices.isEmpty ? "no input devices" : "input devices:")
+        for d in inputDevices { lines.append("  \(d.path): \(d.name)") }
+        return lines.joined(separator: "\n")
+    }
+}
