@@ -31,6 +31,8 @@ public struct LaminaConfig {
     /// The dummy display's mode.
     public var dummyMode = KMSMode.cea1080p60
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
+    /// Clockwise rotation of the picture on the panel: 0, 90, 180 or 270 degrees.
+    public var rotation = 0
     public var scene = "elastic-field"
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
@@ -79,6 +81,12 @@ public struct LaminaConfig {
                 }
                 config.dummyMode = mode
                 config.background = try table.color("background", default: config.background)
+                let rotation = try table.number("rotation", default: 0, in: 0...270)
+                guard [0.0, 90, 180, 270].contains(rotation) else {
+                    throw ConfigError(file: path, field: "display.rotation", line: entries["rotation"]?.line,
+                                      reason: "\(rotation) is not 0, 90, 180 or 270")
+                }
+                config.rotation = Int(rotation)
                 try table.rejectUnknownKeys()
             case "run":
                 config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)

@@ -96,6 +96,7 @@ public enum Daemon {
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
         runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
+        runtime.rotation = config.rotation
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)

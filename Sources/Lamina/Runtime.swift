@@ -70,7 +70,30 @@ public final class Runtime {
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
     /// The display's size in points (one point per pixel for now).
-    public var screenSize: Size { Size(width: Double(display.width), height: Double(display.height)) }
+    public var screenSize: Size {
+        rotation % 180 == 0 ? Size(width: Double(display.width), height: Double(display.height))
+                            : Size(width: Double(display.height), height: Double(display.width))
+    }
+
+    /// Clockwise rotation of the picture on the panel (0, 90, 180, 270), drawn in software:
+    /// the root layer takes the rotated size (`screenSize`) and turns onto the panel, so
+    /// scenes lay out upright and hit testing of panel positions follows the same turn.
+    public var rotation = 0 {
+        didSet {
+            precondition([0, 90, 180, 270].contains(rotation), "rotation is 0, 90, 180 or 270")
+            placeRoot()
+        }
+    }
+
+    private func placeRoot() {
+        let size = screenSize
+        Transaction.begin()
+        Transaction.disableActions = true
+        tree.root.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        tree.root.position = Point(x: Double(display.width) / 2, y: Double(display.height) / 2)
+        tree.root.transform = Transform3D(rotationAngle: Double(rotation) * .pi / 180, x: 0, y: 0, z: 1)
+        Transaction.commit()
+    }
 
     /// A runtime on `display`, reading time from `clock` (a `VirtualClock` for tests and
     /// offline runs), clearing to `background` behind the root layer.

@@ -5,6 +5,7 @@ import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
+import LaminaRaster
 import LaminaTestSupport
 import Testing
 
@@ -33,5 +34,38 @@ struct RunStatsTests {
         let decoded = try JSONDecoder().decode(RunStats.self, from: stats.json())
         #expect(decoded.frames == stats.frames)
         #expect(stats.summary.contains("60.00 Hz"))
+    }
+}
+
+@Suite("Display rotation")
+struct RotationTests {
+    @Test("rotation 90: the scene lays out upright in the turned size, its top-left lands at the panel's top-right, and panel touches hit it")
+    func quarterTurn() throws {
+        let rig = try DummyDisplayRig(width: 64, height: 48, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.rotation = 90
+        #expect(runtime.screenSize == Size(width: 48, height: 64))
+        let corner = Layer()
+        corner.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        corner.anchorPoint = .zero
+        corner.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        runtime.rootLayer.addSublayer(corner)
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let shown = try #require(rig.device.framebufferImage(rig.display.frontFramebuffer))
+        #expect(shown[60, 4] == 0xFFFF_0000 && shown[2, 4] != 0xFFFF_0000)
+        #expect(runtime.rootLayer.presentation()?.hitTest(Point(x: 60, y: 4))?.model() === corner)
+    }
+
+    @Test("a rotation other than 0, 90, 180 or 270 is a config error naming the file, line and field")
+    func badRotation() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rotation-\(UUID().uuidString).toml")
+        try "[display]\nrotation = 45\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: ConfigError.self) { try LaminaConfig.load(path: file.path, sceneNames: ["elastic-field"]) }
+        do {
+            _ = try LaminaConfig.load(path: file.path, sceneNames: ["elastic-field"])
+        } catch {
+            #expect("\(error)".contains("\(file.path):2: display.rotation"), "\(error)")
+        }
     }
 }
