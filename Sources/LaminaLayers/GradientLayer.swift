@@ -50,11 +50,7 @@ open class GradientLayer: Layer {
     }
 
     private func mutateGradient(_ key: String, _ change: (inout GradientProperties) -> Void) {
-        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
-        let old = value(forKeyPath: key)
-        change(&gradient)
-        setNeedsCommit()
-        propertyDidChange(key, from: old)
+        changeProperty(key) { change(&gradient) }
     }
 
     /// The gradient in the layer's bounds space, or nil with fewer than two colours.

@@ -340,9 +340,16 @@ open class Layer {
 
     /// Changes model properties, then runs the action for `key` (rule 40).
     func mutate(_ key: String, _ change: (inout Properties) -> Void) {
+        changeProperty(key) { change(&properties) }
+    }
+
+    /// The one path of every model property change, for this class and its subclasses:
+    /// presentations refuse it, the old value is kept for the action, the tree is marked for
+    /// commit and the action for `key` runs (rule 40).
+    func changeProperty(_ key: String, _ apply: () -> Void) {
         precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
         let old = value(forKeyPath: key)
-        change(&properties)
+        apply()
         setNeedsCommit()
         propertyDidChange(key, from: old)
     }

@@ -298,17 +298,15 @@ public final class Renderer {
         let box = Self.deviceBounds(of: mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice),
                                     canvasSize: (target.width, target.height))
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }             // an empty mask hides everything
-        let width = box.x1 - box.x0, height = box.y1 - box.y0
-        let offscreen = takeOffscreen(width: width, height: height)
-        defer { offscreens[width << 32 | height, default: []].append(offscreen) }
-        offscreen.fill(pixel: 0)
-        let shift = Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)
-        draw(mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice).concatenating(shift),
-             canvas: Canvas(target: offscreen))
-        canvas.save()
-        canvas.clip(toAlphaOf: offscreen, at: (box.x0, box.y0))
-        drawUnmasked(layer, toDevice: toDevice, alpha: alpha, canvas: canvas)
-        canvas.restore()
+        withOffscreen(width: box.x1 - box.x0, height: box.y1 - box.y0) { offscreen in
+            let shift = Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)
+            draw(mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice).concatenating(shift),
+                 canvas: Canvas(target: offscreen))
+            canvas.save()
+            canvas.clip(toAlphaOf: offscreen, at: (box.x0, box.y0))
+            drawUnmasked(layer, toDevice: toDevice, alpha: alpha, canvas: canvas)
+            canvas.restore()
+        }
     }
 
     private func drawUnmasked(_ layer: Layer, toDevice: Transform3D, alpha: Double, canvas: Canvas) {
@@ -404,13 +402,12 @@ public final class Renderer {
         let x0 = max(Int(box.minX.rounded(.down)) - margin, 0), y0 = max(Int(box.minY.rounded(.down)) - margin, 0)
         let x1 = min(Int(box.maxX.rounded(.up)) + margin, target.width), y1 = min(Int(box.maxY.rounded(.up)) + margin, target.height)
         guard x0 < x1, y0 < y1 else { return }
-        let offscreen = takeOffscreen(width: x1 - x0, height: y1 - y0)
-        defer { offscreens[(x1 - x0) << 32 | (y1 - y0), default: []].append(offscreen) }
-        offscreen.fill(pixel: 0)
-        let inner = Canvas(target: offscreen)
-        inner.fill(silhouette, color: color, transform: placed.concatenating(AffineTransform(translationX: Double(-x0), y: Double(-y0))))
-        offscreen.boxBlur(radius: blur)
-        canvas.composite(offscreen, at: (x0, y0))
+        withOffscreen(width: x1 - x0, height: y1 - y0) { offscreen in
+            Canvas(target: offscreen).fill(silhouette, color: color,
+                                           transform: placed.concatenating(AffineTransform(translationX: Double(-x0), y: Double(-y0))))
+            offscreen.boxBlur(radius: blur)
+            canvas.composite(offscreen, at: (x0, y0))
+        }
     }
 
     /// Where a layer's contents image lands in its bounds (gravity, contentsScale).
@@ -480,20 +477,23 @@ public final class Renderer {
         let target = canvas.target
         let box = Self.deviceBounds(of: layer, toDevice: toDevice, canvasSize: (target.width, target.height))
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }
-        let width = box.x1 - box.x0, height = box.y1 - box.y0
-        let offscreen = takeOffscreen(width: width, height: height)
-        defer { offscreens[width << 32 | height, default: []].append(offscreen) }
-        offscreen.fill(pixel: 0)
-        let inner = Canvas(target: offscreen)
-        inner.flatteningTolerance = canvas.flatteningTolerance
-        let shift = toDevice.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0))
-        drawContents(layer, toDevice: shift, alpha: 1, canvas: inner)
-        canvas.composite(offscreen, at: (box.x0, box.y0), opacity: opacity)
+        withOffscreen(width: box.x1 - box.x0, height: box.y1 - box.y0) { offscreen in
+            let inner = Canvas(target: offscreen)
+            inner.flatteningTolerance = canvas.flatteningTolerance
+            let shift = toDevice.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0))
+            drawContents(layer, toDevice: shift, alpha: 1, canvas: inner)
+            canvas.composite(offscreen, at: (box.x0, box.y0), opacity: opacity)
+        }
     }
 
-    private func takeOffscreen(width: Int, height: Int) -> PixelBuffer {
-        if let reused = offscreens[width << 32 | height]?.popLast() { return reused }
-        return PixelBuffer(width: width, height: height)
+    /// Lends `body` a cleared (transparent) offscreen of the size from the pool, and takes it
+    /// back afterwards; nested uses get distinct buffers.
+    private func withOffscreen(width: Int, height: Int, _ body: (PixelBuffer) -> Void) {
+        let key = width << 32 | height
+        let offscreen = offscreens[key]?.popLast() ?? PixelBuffer(width: width, height: height)
+        defer { offscreens[key, default: []].append(offscreen) }
+        offscreen.fill(pixel: 0)
+        body(offscreen)
     }
 
     /// How many things `layer` draws by itself and through visible sublayers, up to 2 (an

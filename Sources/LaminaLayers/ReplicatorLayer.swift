@@ -62,11 +62,7 @@ open class ReplicatorLayer: Layer {
     }
 
     private func mutateReplicator(_ key: String, _ change: (inout ReplicatorProperties) -> Void) {
-        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
-        let old = value(forKeyPath: key)
-        change(&replicator)
-        setNeedsCommit()
-        propertyDidChange(key, from: old)
+        changeProperty(key) { change(&replicator) }
     }
 
     /// Instance i's transform in the replicator's space: `instanceTransform` applied i times

@@ -105,11 +105,7 @@ open class ShapeLayer: Layer {
     }
 
     private func mutateShape(_ key: String, _ change: (inout ShapeProperties) -> Void) {
-        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
-        let old = value(forKeyPath: key)
-        change(&shape)
-        setNeedsCommit()
-        propertyDidChange(key, from: old)
+        changeProperty(key) { change(&shape) }
     }
 
     open override func makePresentationCopy() -> Layer {

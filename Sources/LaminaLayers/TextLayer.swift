@@ -60,11 +60,7 @@ open class TextLayer: Layer {
     }
 
     private func mutateText(_ key: String, _ change: (inout TextProperties) -> Void) {
-        precondition(!isPresentation, "a presentation layer is read-only; set the model layer")
-        let old = value(forKeyPath: key)
-        change(&text)
-        setNeedsCommit()
-        propertyDidChange(key, from: old)
+        changeProperty(key) { change(&text) }
     }
 
     /// The face this layer draws with: its own, or DejaVu Sans loaded once per thread and

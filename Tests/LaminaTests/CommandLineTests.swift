@@ -18,17 +18,28 @@ struct CommandLineTests {
         return URL(fileURLWithPath: "/nonexistent/lamina")
     }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    /// Runs the binary and returns its status with one of its streams (the other discarded).
+    func launch(_ arguments: [String], capturing stdout: Bool) throws -> (status: Int32, text: String) {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
+        if stdout {
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+        } else {
+            process.standardError = pipe
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let result = try launch(arguments, capturing: false)
+        return (result.status, result.text)
     }
 
     @Test("a bad config exits 78 naming the file, the line, the field and the reason")
@@ -59,16 +70,8 @@ struct CommandLineTests {
     }
 
     func output(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try launch(arguments, capturing: true)
+        return (result.status, result.text)
     }
 
     @Test("lamina curve basic prints rule 8's autoreverse row; bad parameters exit 64 with a reason")
