@@ -27,6 +27,10 @@ public struct LaminaConfig {
     public var backend = BackendChoice.auto
     /// Connector name such as `HDMI-A-1`; nil picks the first connected one.
     public var connector: String?
+    /// Which of the connector's modes to drive: `preferred`, `WxH` or `WxH@Hz`.
+    public var mode = ModeRequest.preferred
+    /// Scanout format: XRGB8888, or RGB565 for 16-bit panels.
+    public var format = PixelFormat.xrgb8888
     public var clock = ClockChoice.realtime
     /// The dummy display's mode.
     public var dummyMode = KMSMode.cea1080p60
@@ -72,6 +76,14 @@ public struct LaminaConfig {
                     "backend", default: config.backend.rawValue, allowed: BackendChoice.allCases.map(\.rawValue)))!
                 let connector = try table.string("connector", default: "")
                 config.connector = connector.isEmpty ? nil : connector
+                let modeRequest = try table.string("mode", default: "preferred")
+                guard let request = ModeRequest(modeRequest) else {
+                    throw ConfigError(file: path, field: "display.mode", line: entries["mode"]?.line,
+                                      reason: "'\(modeRequest)' is not preferred, WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
+                }
+                config.mode = request
+                config.format = PixelFormat(rawValue: try table.choice(
+                    "format", default: config.format.rawValue, allowed: ["xrgb8888", "rgb565"]))!
                 config.clock = ClockChoice(rawValue: try table.choice(
                     "clock", default: config.clock.rawValue, allowed: ClockChoice.allCases.map(\.rawValue)))!
                 let modeText = try table.string("dummy_mode", default: "1920x1080@60")

@@ -86,7 +86,8 @@ public enum Daemon {
         let backend = try Backends.open(config.backend, config: config, logger: logger)
         let display: Display
         do {
-            display = try Display(device: backend.device, connectorName: config.connector)
+            display = try Display(device: backend.device, connectorName: config.connector, mode: config.mode,
+                                  format: config.format)
         } catch {
             throw BackendError(reason: "cannot bring up the display: \(error)")
         }
@@ -96,7 +97,10 @@ public enum Daemon {
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
         runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
-        runtime.rotation = config.rotation
+        runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
+        if let panel = display.connector.panelOrientation, panel != .normal {
+            logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")
+        }
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)

@@ -17,6 +17,15 @@ public struct ProbeReport: Codable, Sendable {
         public var connected: Bool
         public var modes: [Mode]
         public var possibleCRTCs: [UInt32]
+        /// The connector's `panel orientation` property, when it has one.
+        public var panelOrientation: PanelOrientation?
+    }
+
+    public struct Plane: Codable, Sendable {
+        public var id: UInt32
+        public var kind: KMSPlane.Kind
+        public var formats: [String]
+        public var possibleCRTCs: [UInt32]
     }
 
     public struct Card: Codable, Sendable {
@@ -25,12 +34,21 @@ public struct ProbeReport: Codable, Sendable {
         public var error: String?
         public var connectors: [Connector]
         public var crtcs: [UInt32]
+        public var planes: [Plane]
+        /// Atomic modesetting is available (`DRM_CLIENT_CAP_ATOMIC` accepted).
+        public var atomic: Bool
+        /// The writeback connector's id, when the card can read its composed frame back.
+        public var writebackConnector: UInt32?
 
-        public init(path: String, error: String?, connectors: [Connector], crtcs: [UInt32]) {
+        public init(path: String, error: String?, connectors: [Connector], crtcs: [UInt32],
+                    planes: [Plane] = [], atomic: Bool = false, writebackConnector: UInt32? = nil) {
             self.path = path
             self.error = error
             self.connectors = connectors
             self.crtcs = crtcs
+            self.planes = planes
+            self.atomic = atomic
+            self.writebackConnector = writebackConnector
         }
     }
 
@@ -55,8 +73,10 @@ public struct ProbeReport: Codable, Sendable {
                 Connector(id: c.id, name: c.name, connected: c.isConnected,
                           modes: c.modes.map { Mode(name: $0.name, width: $0.width, height: $0.height,
                                                     refreshHz: $0.refreshRate, preferred: $0.isPreferred) },
-                          possibleCRTCs: c.possibleCRTCs)
-            }, crtcs: r.crtcs)
+                          possibleCRTCs: c.possibleCRTCs, panelOrientation: c.panelOrientation)
+            }, crtcs: r.crtcs,
+            planes: r.planes.map { Plane(id: $0.id, kind: $0.kind, formats: $0.formats, possibleCRTCs: $0.possibleCRTCs) },
+            atomic: r.supportsAtomic, writebackConnector: r.writebackConnector)
         } catch {
             return Card(path: path, error: "\(error)", connectors: [], crtcs: [])
         }
@@ -78,9 +98,14 @@ public struct ProbeReport: Codable, Sendable {
         if cards.isEmpty { lines.append("no display cards (no /dev/dri/card*)") }
         for card in cards {
             lines.append("\(card.path)" + (card.error.map { ": \($0)" } ?? ""))
+            lines.append("  atomic: \(card.atomic ? "yes" : "no"); writeback: \(card.writebackConnector.map { "connector \($0)" } ?? "none")")
             lines.append("  crtcs: \(card.crtcs.map(String.init).joined(separator: ", "))")
+            for p in card.planes {
+                lines.append("  plane \(p.id) \(p.kind.rawValue) (crtcs \(p.possibleCRTCs.map(String.init).joined(separator: ", "))): \(p.formats.joined(separator: " "))")
+            }
             for c in card.connectors {
-                lines.append("  connector \(c.id) \(c.name): \(c.connected ? "connected" : "disconnected"), \(c.modes.count) modes")
+                let orientation = c.panelOrientation.map { ", panel orientation \($0.rawValue)" } ?? ""
+                lines.append("  connector \(c.id) \(c.name): \(c.connected ? "connected" : "disconnected"), \(c.modes.count) modes\(orientation)")
                 for m in c.modes {
                     lines.append(String(format: "    %@ %dx%d @ %.3f Hz%@", m.name, m.width, m.height, m.refreshHz,
                                         m.preferred ? " (preferred)" : ""))

@@ -66,6 +66,13 @@ public final class Runtime {
     public private(set) var damagedPixels = 0
     /// Page flips the device refused (logged and retried).
     public private(set) var failedFlips = 0
+    /// Flips refused since the last one that worked (one log line per run of failures).
+    private var failuresInARow = 0
+    /// True while DRM master is lost (VT switched away, or another client took the display):
+    /// no frames are drawn; master is asked for again every `masterRetryInterval`.
+    public private(set) var isOutputPaused = false
+    /// How often a paused output asks for DRM master again.
+    public var masterRetryInterval = 1.0
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
@@ -83,6 +90,12 @@ public final class Runtime {
             precondition([0, 90, 180, 270].contains(rotation), "rotation is 0, 90, 180 or 270")
             placeRoot()
         }
+    }
+
+    /// The rotation to draw at: the configured one plus what the connector's `panel
+    /// orientation` says the panel needs (display-input.md §7).
+    public static func effectiveRotation(configured: Int, panel: PanelOrientation?) -> Int {
+        (configured + (panel?.rotation ?? 0)) % 360
     }
 
     private func placeRoot() {
@@ -200,7 +213,10 @@ public final class Runtime {
             }
         }
         commitIfNeeded()
-        if let retry = retryAt, now >= retry { retryAt = nil }
+        if let retry = retryAt, now >= retry {
+            retryAt = nil
+            if isOutputPaused { resumeOutput() }
+        }
         do {
             try display.dispatchEvents { handle($0) }
         } catch {
@@ -235,7 +251,7 @@ public final class Runtime {
 
     /// After idle: re-sync to the current vblank, run the links, draw if needed.
     private func wakeIfNeeded() {
-        guard isIdle, tree.needsFrame || links.hasActiveLinks else { return }
+        guard isIdle, !isOutputPaused, tree.needsFrame || links.hasActiveLinks else { return }
         do {
             let vblank = try display.resynchronize()
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
@@ -247,7 +263,7 @@ public final class Runtime {
     }
 
     private func produceFrame(after timestamp: Double) {
-        guard !display.isFlipPending, retryAt == nil else { return }
+        guard !display.isFlipPending, retryAt == nil, !isOutputPaused else { return }
         if tree.needsFrame {
             renderFrame(targetTimestamp: timestamp + display.frameDuration)
         } else if links.hasActiveLinks && !vblankRequested {
@@ -281,17 +297,48 @@ public final class Runtime {
         }
         do {
             try display.present(damage: damage)
+            if failuresInARow > 0 {
+                logger.notice("page flips work again after \(failuresInARow) refused")
+                failuresInARow = 0
+            }
             renderedFrames += 1
             inputsInFlight.append(pendingInputTimes)             // these inputs show with this flip
             pendingInputTimes.removeAll()
             recorder?.record(display.shadow)
         } catch {
-            failedFlips += 1
-            logger.warning("page flip failed: \(error); retrying next frame")
-            tree.setNeedsCommit()
-            retryAt = clock.now + display.frameDuration
+            flipFailed(error)
         }
         for callback in callbacks { callback() }
+    }
+
+    /// A refused flip: EBUSY / EINVAL are retried at the next vblank and logged once per run
+    /// of failures; EACCES means DRM master is gone, so output pauses until it comes back.
+    private func flipFailed(_ error: KMSError) {
+        tree.setNeedsCommit()
+        if error.isPermissionDenied {
+            isOutputPaused = true
+            logger.warning("lost DRM master (\(error)): output paused; asking for it again every \(masterRetryInterval) s")
+            retryAt = clock.now + masterRetryInterval
+            return
+        }
+        failedFlips += 1
+        failuresInARow += 1
+        if failuresInARow == 1 { logger.warning("page flip refused: \(error); retrying at the next vblank") }
+        retryAt = clock.now + display.frameDuration
+    }
+
+    /// Asks for DRM master again; with it, sets the mode again and repaints everything.
+    private func resumeOutput() {
+        do {
+            try display.reactivate()
+        } catch {
+            logger.debug("DRM master still unavailable: \(error)")
+            retryAt = clock.now + masterRetryInterval
+            return
+        }
+        isOutputPaused = false
+        logger.notice("DRM master regained: mode set again, repainting")
+        tree.setNeedsCommit()
     }
 
     private func wait(until next: Double?) {

@@ -5,12 +5,17 @@ import Glibc
 
 /// A DRM/KMS card driven through libdrm: dumb buffers, a legacy modeset
 /// (`drmModeSetCrtc`) and page flips with events (`drmModePageFlip`). One thin wrapper per
-/// C call; each returns a typed `KMSError` with the errno. Atomic modesetting, damage clips
-/// and hotplug arrive with the full DRM backend.
+/// C call; each returns a typed `KMSError` with the errno. Universal planes, atomic and
+/// writeback connectors are asked for at open: probe lists planes and atomic support, and
+/// the writeback connector reads the composed frame back.
 public final class DRMDevice: KMSDevice {
     public let path: String
     public let fd: Int32
     public let driverName: String
+    /// The kernel took `DRM_CLIENT_CAP_ATOMIC` for this file.
+    public let supportsAtomic: Bool
+    /// The kernel took `DRM_CLIENT_CAP_WRITEBACK_CONNECTORS` (needs atomic).
+    let supportsWriteback: Bool
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var savedConnector: UInt32?
     private var collected: [VBlankEvent] = []
@@ -27,6 +32,10 @@ public final class DRMDevice: KMSDevice {
         } else {
             driverName = "unknown"
         }
+        // Universal planes list the primary and cursor planes too; atomic implies them.
+        _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+        supportsAtomic = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        supportsWriteback = supportsAtomic && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_WRITEBACK_CONNECTORS), 1) == 0
         do throws(KMSError) {
             guard try capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 else {
                 throw KMSError(call: "drmGetCap", errno: KMSError.ENODEV, detail: "\(path) has no dumb buffers")
@@ -96,9 +105,14 @@ public final class DRMDevice: KMSDevice {
         defer { drmModeFreeResources(res) }
         let crtcs = (0..<Int(res.pointee.count_crtcs)).map { res.pointee.crtcs[$0] }
         var connectors: [KMSConnector] = []
+        var writeback: UInt32?
         for i in 0..<Int(res.pointee.count_connectors) {
             guard let c = drmModeGetConnector(fd, res.pointee.connectors[i]) else { continue }
             defer { drmModeFreeConnector(c) }
+            if c.pointee.connector_type == UInt32(DRM_MODE_CONNECTOR_WRITEBACK) {
+                writeback = c.pointee.connector_id
+                continue
+            }
             let typeName = drmModeGetConnectorTypeName(c.pointee.connector_type).map { String(cString: $0) } ?? "Unknown"
             let modes = (0..<Int(c.pointee.count_modes)).map { Self.mode(c.pointee.modes[$0]) }
             var possible: [UInt32] = []
@@ -111,16 +125,15 @@ public final class DRMDevice: KMSDevice {
             }
             connectors.append(KMSConnector(
                 id: c.pointee.connector_id, name: "\(typeName)-\(c.pointee.connector_type_id)",
-                isConnected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes, possibleCRTCs: possible))
+                isConnected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes, possibleCRTCs: possible,
+                panelOrientation: panelOrientation(connector: c.pointee.connector_id)))
         }
-        return KMSResources(connectors: connectors, crtcs: crtcs)
+        return KMSResources(connectors: connectors, crtcs: crtcs, planes: planes(crtcs: crtcs),
+                            supportsAtomic: supportsAtomic, writebackConnector: writeback)
     }
 
     static func mode(_ info: drmModeModeInfo) -> KMSMode {
-        let name = withUnsafePointer(to: info.name) {
-            $0.withMemoryRebound(to: CChar.self, capacity: Int(DRM_DISPLAY_MODE_LEN)) { String(cString: $0) }
-        }
-        return KMSMode(name: name, width: Int(info.hdisplay), height: Int(info.vdisplay), clock: Int(info.clock),
+        KMSMode(name: string(info.name), width: Int(info.hdisplay), height: Int(info.vdisplay), clock: Int(info.clock),
                        htotal: Int(info.htotal), vtotal: Int(info.vtotal),
                        isPreferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0,
                        flags: info.flags, vscan: Int(info.vscan))
@@ -252,13 +265,28 @@ public final class DRMDevice: KMSDevice {
         if ret != 0 { throw KMSError(call: "drmHandleEvent", errno: Self.errnoOf(ret)) }
     }
 
+    /// `drmDropMaster`: another client (the next VT) may take the display.
+    public func dropMaster() throws(KMSError) {
+        let ret = drmDropMaster(fd)
+        if ret != 0 { throw KMSError(call: "drmDropMaster", errno: Self.errnoOf(ret)) }
+    }
+
+    /// `drmSetMaster`: take the display back (on VT return).
+    public func acquireMaster() throws(KMSError) {
+        let ret = drmSetMaster(fd)
+        if ret != 0 { throw KMSError(call: "drmSetMaster", errno: Self.errnoOf(ret)) }
+    }
+
+    /// Puts back the CRTC found before the first modeset: its framebuffer and mode, or off
+    /// when it was off (the console's own framebuffer, usually).
     public func restoreSavedState() {
         guard let saved = savedCRTC, var connector = savedConnector else { return }
         var mode = saved.pointee.mode
-        let valid = saved.pointee.mode_valid != 0
-        withUnsafeMutablePointer(to: &mode) { modePointer in
+        if saved.pointee.mode_valid != 0 && saved.pointee.buffer_id != 0 {
             _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
-                               &connector, 1, valid ? modePointer : nil)
+                               &connector, 1, &mode)
+        } else {
+            _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, 0, 0, 0, nil, 0, nil)
         }
         drmModeFreeCrtc(saved)
         savedCRTC = nil

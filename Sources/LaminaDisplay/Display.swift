@@ -5,6 +5,8 @@ public enum DisplayError: Error, CustomStringConvertible {
     case noConnectedConnector(device: String)
     case connectorNotFound(name: String, available: [String])
     case noMode(connector: String)
+    case modeNotOffered(request: ModeRequest, connector: String, available: [String])
+    case formatNotScannedOut(format: PixelFormat, connector: String)
     case noCRTC(connector: String)
     case kms(KMSError)
 
@@ -14,6 +16,10 @@ public enum DisplayError: Error, CustomStringConvertible {
         case .connectorNotFound(let name, let available):
             return "connector '\(name)' not found (available: \(available.joined(separator: ", ")))"
         case .noMode(let c): return "\(c): the connector reports no modes"
+        case .modeNotOffered(let request, let c, let available):
+            return "\(c) offers no mode \(request) (it offers: \(available.joined(separator: ", ")))"
+        case .formatNotScannedOut(let format, let c):
+            return "no primary plane for \(c) scans out \(format.rawValue) (\(format.fourcc))"
         case .noCRTC(let c): return "\(c): no CRTC can drive it"
         case .kms(let e): return e.description
         }
@@ -31,7 +37,8 @@ public final class Display {
     public let connector: KMSConnector
     public let mode: KMSMode
     public let crtc: UInt32
-    public let format = PixelFormat.xrgb8888
+    /// The scanout format: XRGB8888, or RGB565 (dithered) for 16-bit panels.
+    public let format: PixelFormat
     /// The render target: premultiplied, cached memory the size of the mode.
     public let shadow: PixelBuffer
 
@@ -57,8 +64,9 @@ public final class Display {
         return (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
     }
 
-    /// The front buffer's pixels as shown (XRGB8888 read back into a buffer), for checks.
+    /// The front buffer's pixels as written (XRGB8888 only), for checks.
     public func readFront() -> PixelBuffer {
+        precondition(format == .xrgb8888, "readFront reads XRGB8888 buffers")
         let result = PixelBuffer(width: width, height: height)
         let scanout = scanouts[front]
         for y in 0..<height {
@@ -66,6 +74,11 @@ public final class Display {
             for x in 0..<width { result[x, y] = row[x] | 0xFF00_0000 }
         }
         return result
+    }
+
+    /// The composed frame as the device shows it (writeback on a kernel device), or nil.
+    public func captureComposedFrame() throws(KMSError) -> PixelBuffer? {
+        try device.captureComposedFrame(crtc: crtc)
     }
     /// True between a flip request and its completion event.
     public private(set) var isFlipPending = false
@@ -86,11 +99,13 @@ public final class Display {
     /// The framebuffer currently scanned out.
     public var frontFramebuffer: UInt32 { scanouts[front].framebuffer }
 
-    /// Brings up an output: the named connector (or the first connected one), its preferred
-    /// mode, a CRTC that can drive it, two XRGB8888 dumb buffers, and a modeset showing a
+    /// Brings up an output: the named connector (or the first connected one), the requested
+    /// mode, a CRTC that can drive it, two dumb buffers of `format`, and a modeset showing a
     /// black first buffer.
-    public init(device: KMSDevice, connectorName: String? = nil) throws(DisplayError) {
+    public init(device: KMSDevice, connectorName: String? = nil, mode request: ModeRequest = .preferred,
+                format: PixelFormat = .xrgb8888) throws(DisplayError) {
         self.device = device
+        self.format = format
         let resources: KMSResources
         do { resources = try device.resources() } catch { throw .kms(error) }
         let candidates = resources.connectors.filter(\.isConnected)
@@ -104,9 +119,18 @@ public final class Display {
             guard let c = candidates.first else { throw .noConnectedConnector(device: device.name) }
             chosen = c
         }
-        guard let mode = chosen.bestMode else { throw .noMode(connector: chosen.name) }
+        guard !chosen.modes.isEmpty else { throw .noMode(connector: chosen.name) }
+        guard let mode = request.select(from: chosen) else {
+            throw .modeNotOffered(request: request, connector: chosen.name,
+                                  available: chosen.modes.map { "\($0.width)x\($0.height)@\($0.refreshRate.formatted3)" })
+        }
         guard let crtc = chosen.possibleCRTCs.first(where: resources.crtcs.contains) else {
             throw .noCRTC(connector: chosen.name)
+        }
+        // Where planes are listed, the CRTC's primary plane must take the format.
+        let primaries = resources.planes.filter { $0.kind == .primary && $0.possibleCRTCs.contains(crtc) }
+        if !primaries.isEmpty && !primaries.contains(where: { $0.formats.contains(format.fourcc) }) {
+            throw .formatNotScannedOut(format: format, connector: chosen.name)
         }
         connector = chosen
         self.mode = mode
@@ -146,8 +170,11 @@ public final class Display {
         if let r = stale[back] {
             let region: Region = (max(r.x0, 0), max(r.y0, 0), min(r.x1, width), min(r.y1, height))
             if region.x0 < region.x1 && region.y0 < region.y1 {
-                shadow.copyXRGB8888(into: scanouts[back].memory.baseAddress!, pitch: scanouts[back].buffer.pitch,
-                                    region: region)
+                let memory = scanouts[back].memory.baseAddress!, pitch = scanouts[back].buffer.pitch
+                switch format {
+                case .xrgb8888: shadow.copyXRGB8888(into: memory, pitch: pitch, region: region)
+                case .rgb565: shadow.copyRGB565(into: memory, pitch: pitch, region: region)
+                }
                 copiedPixels += (region.x1 - region.x0) * (region.y1 - region.y0)
             }
         }
@@ -188,6 +215,19 @@ public final class Display {
             lastVBlank = (event.sequence, event.timestamp)
             handler(event)
         }
+    }
+
+    /// Takes DRM master back and sets the mode again after another client had the display
+    /// (a VT switch): that client may have changed the CRTC, so the whole frame is copied
+    /// out again on the next `present`, and vblank tracking starts afresh.
+    public func reactivate() throws(KMSError) {
+        try device.acquireMaster()
+        try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
+        let whole: Region = (0, 0, width, height)
+        stale = [whole, whole]
+        isFlipPending = false
+        targetedSequence = nil
+        lastVBlank = nil
     }
 
     /// Restores the CRTC found at start and frees the buffers. Safe to call twice.

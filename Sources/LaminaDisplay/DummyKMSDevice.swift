@@ -22,12 +22,22 @@ public final class DummyKMSDevice: KMSDevice {
     public var delayNextFlipByVBlanks = 0
     /// While true, modesets and flips fail with EACCES, as after losing DRM master.
     public var isMasterLost = false
+    /// While true another client holds master: `acquireMaster` fails with EBUSY.
+    public var isMasterHeldElsewhere = false
+    /// Whether the device offers atomic modesetting (probe reports it; flips are legacy).
+    public var supportsAtomic = true
+    /// The planes it reports: a primary taking XRGB8888 and RGB565, and a cursor.
+    public var planes = [KMSPlane(id: 33, kind: .primary, formats: ["XR24", "RG16"], possibleCRTCs: [31]),
+                         KMSPlane(id: 34, kind: .cursor, formats: ["AR24"], possibleCRTCs: [31])]
 
     // Observations for tests.
     /// The framebuffer being scanned out.
     public private(set) var scanoutFramebuffer: UInt32?
     public private(set) var completedFlips = 0
     public private(set) var modesetCount = 0
+    /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
+    /// back by `restoreSavedState`; nil: the CRTC was off.
+    public var consoleFramebuffer: UInt32?
 
     private struct Allocation {
         var buffer: DumbBuffer
@@ -73,12 +83,23 @@ public final class DummyKMSDevice: KMSDevice {
     public var name: String { "dummy" }
 
     public func resources() throws(KMSError) -> KMSResources {
-        KMSResources(connectors: connectors, crtcs: [crtcID])
+        KMSResources(connectors: connectors, crtcs: [crtcID], planes: planes, supportsAtomic: supportsAtomic)
     }
 
-    /// Plugs or unplugs the connector (a hotplug).
-    public func setConnected(_ connected: Bool) {
+    /// Plugs or unplugs the connector (a hotplug), optionally with new modes.
+    public func setConnected(_ connected: Bool, modes: [KMSMode]? = nil) {
         connectors[0].isConnected = connected
+        if let modes { connectors[0].modes = modes }
+        if !connected {                                      // the CRTC goes dark with its sink
+            active = nil
+            pending.removeAll()
+            scanoutFramebuffer = nil
+        }
+    }
+
+    /// Sets the connector's `panel orientation` property.
+    public func setPanelOrientation(_ orientation: PanelOrientation?) {
+        connectors[0].panelOrientation = orientation
     }
 
     public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
@@ -191,19 +212,43 @@ public final class DummyKMSDevice: KMSDevice {
     public func restoreSavedState() {
         active = nil
         pending.removeAll()
-        scanoutFramebuffer = nil
+        scanoutFramebuffer = consoleFramebuffer
     }
 
-    /// The pixels of a framebuffer as an opaque image (X bytes ignored), for PNG dumps.
+    public func dropMaster() throws(KMSError) {
+        isMasterLost = true
+    }
+
+    public func acquireMaster() throws(KMSError) {
+        if isMasterHeldElsewhere { throw KMSError(call: "drmSetMaster", errno: KMSError.EBUSY) }
+        isMasterLost = false
+    }
+
+    public func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer? {
+        guard crtc == crtcID, active != nil, let fb = scanoutFramebuffer else { return nil }
+        return framebufferImage(fb)
+    }
+
+    /// The pixels of a framebuffer as an opaque image (X bytes ignored; RGB565 widened by bit
+    /// replication), for PNG dumps and read-back.
     public func framebufferImage(_ id: UInt32) -> PixelBuffer? {
-        guard let fb = framebuffers[id], let allocation = allocations[fb.handle], fb.format == .xrgb8888 else {
-            return nil
-        }
+        guard let fb = framebuffers[id], let allocation = allocations[fb.handle] else { return nil }
         let b = allocation.buffer
         let image = PixelBuffer(width: b.width, height: b.height)
         for y in 0..<b.height {
-            let row = allocation.memory.baseAddress!.advanced(by: y * b.pitch).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<b.width { image[x, y] = row[x] | 0xFF00_0000 }
+            let base = allocation.memory.baseAddress!.advanced(by: y * b.pitch)
+            switch fb.format {
+            case .xrgb8888:
+                let row = base.assumingMemoryBound(to: UInt32.self)
+                for x in 0..<b.width { image[x, y] = row[x] | 0xFF00_0000 }
+            case .rgb565:
+                let row = base.assumingMemoryBound(to: UInt16.self)
+                for x in 0..<b.width {
+                    let v = UInt32(row[x])
+                    let r = (v >> 11) & 31, g = (v >> 5) & 63, bl = v & 31
+                    image[x, y] = 0xFF00_0000 | ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (bl << 3 | bl >> 2)
+                }
+            }
         }
         return image
     }

@@ -1,3 +1,5 @@
+import LaminaRaster
+
 /// The KMS device contract Lamina drives: the subset of the kernel's DRM/KMS uAPI a
 /// double-buffered CPU renderer needs. `DRMDevice` implements it with libdrm on a real card;
 /// `DummyKMSDevice` implements the same contract in memory (EBUSY on a second flip,
@@ -39,4 +41,13 @@ public protocol KMSDevice: AnyObject {
 
     /// Puts back the CRTC configuration found at start (on exit).
     func restoreSavedState()
+
+    /// `drmDropMaster`: let another client drive the display (VT switched away).
+    func dropMaster() throws(KMSError)
+    /// `drmSetMaster`: take the display back; fails while another client holds it.
+    func acquireMaster() throws(KMSError)
+
+    /// The frame the CRTC composes now, read back (writeback on a kernel device, the
+    /// scanned-out framebuffer on the dummy); nil when the device cannot read back.
+    func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer?
 }

@@ -47,6 +47,26 @@ public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)@\(refreshRate)" }
 }
 
+/// How a panel is mounted: the connector property `panel orientation` (display-input.md §7).
+public enum PanelOrientation: String, Hashable, Sendable, Codable {
+    case normal = "Normal"
+    case upsideDown = "Upside Down"
+    case leftSideUp = "Left Side Up"
+    case rightSideUp = "Right Side Up"
+
+    /// The clockwise rotation that shows the picture upright on such a panel, composed with
+    /// the configured rotation: Upside Down 180, Right Side Up 90, Left Side Up 270 (the
+    /// kernel console's mapping; its `DRM_MODE_ROTATE_90` is counter-clockwise).
+    public var rotation: Int {
+        switch self {
+        case .normal: return 0
+        case .upsideDown: return 180
+        case .rightSideUp: return 90
+        case .leftSideUp: return 270
+        }
+    }
+}
+
 /// A connector (an output port such as `HDMI-A-1`).
 public struct KMSConnector: Hashable, Sendable {
     public var id: UInt32
@@ -56,13 +76,17 @@ public struct KMSConnector: Hashable, Sendable {
     public var modes: [KMSMode]
     /// CRTCs this connector's encoders can drive.
     public var possibleCRTCs: [UInt32]
+    /// The `panel orientation` property, when the connector has one.
+    public var panelOrientation: PanelOrientation?
 
-    public init(id: UInt32, name: String, isConnected: Bool, modes: [KMSMode], possibleCRTCs: [UInt32]) {
+    public init(id: UInt32, name: String, isConnected: Bool, modes: [KMSMode], possibleCRTCs: [UInt32],
+                panelOrientation: PanelOrientation? = nil) {
         self.id = id
         self.name = name
         self.isConnected = isConnected
         self.modes = modes
         self.possibleCRTCs = possibleCRTCs
+        self.panelOrientation = panelOrientation
     }
 
     /// The preferred mode, else the largest, then the fastest (display-input.md §3).
@@ -72,14 +96,45 @@ public struct KMSConnector: Hashable, Sendable {
     }
 }
 
+/// A hardware plane (universal planes): a layer the CRTC composes.
+public struct KMSPlane: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case primary, overlay, cursor
+    }
+
+    public var id: UInt32
+    public var kind: Kind
+    /// The pixel formats it scans out, as fourcc strings (`XR24`, `RG16`, …).
+    public var formats: [String]
+    /// CRTCs it can be attached to.
+    public var possibleCRTCs: [UInt32]
+
+    public init(id: UInt32, kind: Kind, formats: [String], possibleCRTCs: [UInt32]) {
+        self.id = id
+        self.kind = kind
+        self.formats = formats
+        self.possibleCRTCs = possibleCRTCs
+    }
+}
+
 /// What a KMS device offers.
 public struct KMSResources: Hashable, Sendable {
+    /// Display connectors (writeback connectors are not listed: they show nothing).
     public var connectors: [KMSConnector]
     public var crtcs: [UInt32]
+    public var planes: [KMSPlane]
+    /// True when the device took `DRM_CLIENT_CAP_ATOMIC` (atomic modesetting works).
+    public var supportsAtomic: Bool
+    /// The writeback connector (reads the composed frame back), when there is one.
+    public var writebackConnector: UInt32?
 
-    public init(connectors: [KMSConnector], crtcs: [UInt32]) {
+    public init(connectors: [KMSConnector], crtcs: [UInt32], planes: [KMSPlane] = [],
+                supportsAtomic: Bool = false, writebackConnector: UInt32? = nil) {
         self.connectors = connectors
         self.crtcs = crtcs
+        self.planes = planes
+        self.supportsAtomic = supportsAtomic
+        self.writebackConnector = writebackConnector
     }
 }
 
@@ -111,6 +166,8 @@ public enum PixelFormat: String, Hashable, Sendable {
     case rgb565
 
     public var bitsPerPixel: Int { self == .xrgb8888 ? 32 : 16 }
+    /// The DRM fourcc as text, as planes list their formats.
+    public var fourcc: String { self == .xrgb8888 ? "XR24" : "RG16" }
 }
 
 /// A vblank event from the device: a completed page flip (`page_flip_handler2`: the new

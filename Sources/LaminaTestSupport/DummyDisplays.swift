@@ -23,9 +23,9 @@ public struct DummyDisplayRig {
     }
 
     /// A runtime on this display with a quiet logger.
-    public func makeRuntime(background: Color = .black) -> Runtime {
-        var logger = Logger(label: "lamina-test")
-        logger.logLevel = .critical
+    public func makeRuntime(background: Color = .black, log: CapturedLog? = nil) -> Runtime {
+        var logger = log?.logger() ?? Logger(label: "lamina-test")
+        if log == nil { logger.logLevel = .critical }
         return Runtime(display: display, clock: clock, background: background, logger: logger)
     }
 
