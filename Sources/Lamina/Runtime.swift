@@ -36,7 +36,8 @@ public final class Runtime {
     private var stopRequested = false
     // Telemetry (RunStats).
     let startTime: Double
-    private(set) var flipTimestamps: [Double] = []
+    /// The kernel's timestamp of every completed flip, in order.
+    public private(set) var flipTimestamps: [Double] = []
     private(set) var inputLatencies: [Double] = []
     private(set) var touchCount = 0
     private var pendingInputTimes: [Double] = []

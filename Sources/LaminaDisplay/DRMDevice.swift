@@ -265,6 +265,13 @@ public final class DRMDevice: KMSDevice {
         if ret != 0 { throw KMSError(call: "drmHandleEvent", errno: Self.errnoOf(ret)) }
     }
 
+    /// What `crtc` shows now (`drmModeGetCrtc`): its framebuffer (0 when off) and mode.
+    public func crtcState(_ crtc: UInt32) throws(KMSError) -> (framebuffer: UInt32, mode: KMSMode?) {
+        guard let state = drmModeGetCrtc(fd, crtc) else { throw KMSError(call: "drmModeGetCrtc", errno: errno) }
+        defer { drmModeFreeCrtc(state) }
+        return (state.pointee.buffer_id, state.pointee.mode_valid != 0 ? Self.mode(state.pointee.mode) : nil)
+    }
+
     /// `drmDropMaster`: another client (the next VT) may take the display.
     public func dropMaster() throws(KMSError) {
         let ret = drmDropMaster(fd)

@@ -8,42 +8,7 @@ import Glibc
 
 @Suite("systemd notification")
 struct SystemdNotifierTests {
-    /// A bound datagram socket standing in for systemd's notify socket.
-    final class Listener {
-        let fd: Int32
-        let path: String
-
-        init() throws {
-            path = NSTemporaryDirectory() + "lamina-notify-\(UUID().uuidString.prefix(8))"
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, b) in path.utf8.enumerated() { raw[i] = b }
-            }
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard status == 0 else { throw POSIXError(.EADDRINUSE) }
-        }
-
-        deinit {
-            close(fd)
-            unlink(path)
-        }
-
-        /// Every datagram waiting, without blocking.
-        func messages() -> [String] {
-            var out: [String] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                if n <= 0 { break }
-                out.append(String(decoding: buffer[0..<n], as: UTF8.self))
-            }
-            return out
-        }
-    }
+    typealias Listener = NotifySocketListener
 
     @Test("without NOTIFY_SOCKET nothing is sent")
     func inactive() {
