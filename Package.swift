@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(
             name: "CInput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(
+            name: "CUdev", pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
@@ -39,7 +42,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: [
-                "LaminaGeometry", "LaminaRaster", "CDRM",
+                "LaminaGeometry", "LaminaRaster", "CDRM", "CUdev",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput"]),

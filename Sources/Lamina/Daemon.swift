@@ -86,12 +86,16 @@ public enum Daemon {
         let backend = try Backends.open(config.backend, config: config, logger: logger)
         let display: Display
         do {
+            // No connector is not fatal: run dark on a virtual output and light up on hotplug.
             display = try Display(device: backend.device, connectorName: config.connector, mode: config.mode,
-                                  format: config.format)
+                                  format: config.format, virtualMode: config.dummyMode, clock: backend.clock)
         } catch {
             throw BackendError(reason: "cannot bring up the display: \(error)")
         }
         defer { display.close() }
+        if !display.isLit {
+            logger.warning("no display connected\(config.connector.map { " on \($0)" } ?? ""): running on a virtual \(display.mode.width)x\(display.mode.height) output until one is plugged in")
+        }
         logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)

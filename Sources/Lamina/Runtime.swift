@@ -28,7 +28,7 @@ public final class Runtime {
     public var recorder: FrameRecorder?
     public var logger: Logger
 
-    private let canvas: Canvas
+    private var canvas: Canvas
     private var touchSources: [TouchSource] = []
     private var vblankRequested = false
     private var retryAt: Double?
@@ -161,7 +161,7 @@ public final class Runtime {
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
         isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches
-            && touchSources.allSatisfy(\.isExhausted)
+            && touchSources.allSatisfy(\.isExhausted) && display.nextEventTime == nil
     }
 
     /// Runs the loop. On a `VirtualClock` time jumps from one event to the next.
@@ -174,7 +174,7 @@ public final class Runtime {
             if untilSettled && isSettled { return .settled }
             if let deadline, clock.now >= deadline { return .timeLimit }
             var candidates: [Double] = touchSources.compactMap(\.nextEventTime)
-            if let t = display.device.nextEventTime { candidates.append(t) }
+            if let t = display.nextEventTime { candidates.append(t) }
             if let retryAt { candidates.append(retryAt) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
@@ -214,6 +214,10 @@ public final class Runtime {
             }
         }
         commitIfNeeded()
+        if display.device.takeHotplug() {
+            workDone = true
+            handleHotplug()
+        }
         if let retry = retryAt, now >= retry {
             retryAt = nil
             if isOutputPaused { resumeOutput() }
@@ -244,7 +248,9 @@ public final class Runtime {
         }
         if event.kind == .pageFlip && !announcedReady {
             announcedReady = true
-            notifier?.notify("READY=1\nSTATUS=showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)")
+            let status = display.isLit ? "showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)"
+                : "no display connected: drawing on a virtual \(display.mode.width)x\(display.mode.height) output"
+            notifier?.notify("READY=1\nSTATUS=\(status)")
         }
         links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
         produceFrame(after: event.timestamp)
@@ -328,6 +334,33 @@ public final class Runtime {
         retryAt = clock.now + display.frameDuration
     }
 
+    /// A connector came or went: go dark on the virtual output, or light the new panel up
+    /// (a new size re-lays the root layer out) and repaint all of it.
+    private func handleHotplug() {
+        let change: Display.OutputChange
+        do {
+            change = try display.connectorsChanged()
+        } catch {
+            logger.error("a display was plugged in but cannot be lit: \(error); staying on the virtual output")
+            return
+        }
+        switch change {
+        case .unchanged:
+            return
+        case .wentDark:
+            logger.notice("display disconnected: running on a virtual \(display.mode.width)x\(display.mode.height) output until one is connected")
+        case .lit:
+            logger.notice("display connected: \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
+            if canvas.target !== display.shadow {
+                canvas = Canvas(target: display.shadow)
+                placeRoot()
+            }
+        }
+        vblankRequested = false
+        retryAt = nil
+        tree.setNeedsCommit()
+    }
+
     /// Asks for DRM master again; with it, sets the mode again and repaints everything.
     private func resumeOutput() {
         do {
@@ -345,6 +378,7 @@ public final class Runtime {
     private func wait(until next: Double?) {
         var fds: [pollfd] = []
         if let fd = display.device.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        if let fd = display.device.hotplugDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         for source in touchSources {
             if let fd = source.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         }

@@ -19,6 +19,8 @@ public final class DRMDevice: KMSDevice {
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var savedConnector: UInt32?
     private var collected: [VBlankEvent] = []
+    /// Created on first use: a daemon listens, `lamina probe` does not.
+    private lazy var hotplugMonitor = HotplugMonitor()
 
     /// Opens `path` and checks what Lamina needs: dumb buffers and monotonic timestamps.
     public init(path: String) throws(KMSError) {
@@ -71,23 +73,32 @@ public final class DRMDevice: KMSDevice {
         return names.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.map { "\(directory)/\($0)" }
     }
 
-    /// The first card that opens and has a connected connector, or the reasons none did.
+    /// The first card that opens and has a connected connector; else the first that has
+    /// connectors at all (a display may be plugged in later: the daemon runs dark until then);
+    /// else the reasons none could be used.
     public static func openFirstUsable(directory: String = "/dev/dri") -> Result<DRMDevice, KMSError> {
         let paths = cardPaths(directory: directory)
         guard !paths.isEmpty else {
             return .failure(KMSError(call: "open", errno: KMSError.ENOENT, detail: "no \(directory)/card* device"))
         }
         var reasons: [String] = []
+        var unplugged: DRMDevice?
         for path in paths {
             do {
                 let device = try DRMDevice(path: path)
                 let resources = try device.resources()
                 if resources.connectors.contains(where: \.isConnected) { return .success(device) }
-                reasons.append("\(path): no connected connector")
+                if resources.connectors.isEmpty {
+                    reasons.append("\(path): no connectors (not a display controller)")
+                } else {
+                    reasons.append("\(path): no connected connector")
+                    if unplugged == nil { unplugged = device }
+                }
             } catch {
                 reasons.append(error.description)
             }
         }
+        if let unplugged { return .success(unplugged) }
         return .failure(KMSError(call: "open", errno: KMSError.ENODEV, detail: reasons.joined(separator: "; ")))
     }
 
@@ -235,6 +246,8 @@ public final class DRMDevice: KMSDevice {
     }
 
     public var eventDescriptor: Int32? { fd }
+    public var hotplugDescriptor: Int32? { hotplugMonitor?.descriptor }
+    public func takeHotplug() -> Bool { hotplugMonitor?.takeHotplug() ?? false }
     public var nextEventTime: Double? { nil }
 
     /// Never blocks: `drmHandleEvent` reads the fd, which would wait for the next event, so

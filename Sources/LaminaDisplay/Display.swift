@@ -10,6 +10,14 @@ public enum DisplayError: Error, CustomStringConvertible {
     case noCRTC(connector: String)
     case kms(KMSError)
 
+    /// The asked-for connector is not there (or none is connected): the display can run dark.
+    var isMissingConnector: Bool {
+        switch self {
+        case .noConnectedConnector, .connectorNotFound: return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .noConnectedConnector(let device): return "\(device): no connected connector"
@@ -34,13 +42,18 @@ public enum DisplayError: Error, CustomStringConvertible {
 /// buffer, which is then flipped. One flip is in flight at a time.
 public final class Display {
     public let device: KMSDevice
-    public let connector: KMSConnector
-    public let mode: KMSMode
-    public let crtc: UInt32
+    /// The connector shown on; while dark, a placeholder named `none` with the virtual mode.
+    public private(set) var connector: KMSConnector
+    public private(set) var mode: KMSMode
+    public private(set) var crtc: UInt32
     /// The scanout format: XRGB8888, or RGB565 (dithered) for 16-bit panels.
     public let format: PixelFormat
-    /// The render target: premultiplied, cached memory the size of the mode.
-    public let shadow: PixelBuffer
+    /// The render target: premultiplied, cached memory the size of the mode. Replaced when a
+    /// newly connected panel's mode has another size.
+    public private(set) var shadow: PixelBuffer
+    /// How the output was asked for, to choose again on hotplug.
+    private let connectorName: String?
+    private let modeRequest: ModeRequest
 
     private struct Scanout {
         var buffer: DumbBuffer
@@ -55,6 +68,29 @@ public final class Display {
     /// Pixels copied into scanout memory so far (damage makes this small).
     public private(set) var copiedPixels = 0
 
+    /// With no connector connected the display is dark: frames are drawn into `shadow` and
+    /// "flip" on a virtual vblank grid on this clock, so animations and links keep running
+    /// (display-input.md §8). Nil when lit.
+    private var virtualOutput: VirtualVBlanks?
+    private let clock: MonotonicClock?
+
+    /// A vblank grid on a clock: `epoch + k · period`, and the one event pending on it.
+    private struct VirtualVBlanks {
+        var epoch: Double
+        var period: Double
+        var pending: (kind: VBlankEvent.Kind, sequence: UInt64)?
+
+        func time(_ sequence: UInt64) -> Double { epoch + Double(sequence) * period }
+        func next(after now: Double) -> UInt64 {
+            var k = UInt64(max(0, ((now - epoch) / period).rounded(.down))) + 1
+            while time(k) <= now { k += 1 }
+            return k
+        }
+    }
+
+    /// True while a connector is lit; false on the virtual output.
+    public var isLit: Bool { virtualOutput == nil }
+
     /// A rectangle of pixels, half-open.
     public typealias Region = PixelBuffer.Region
 
@@ -66,7 +102,7 @@ public final class Display {
 
     /// The front buffer's pixels as written (XRGB8888 only), for checks.
     public func readFront() -> PixelBuffer {
-        precondition(format == .xrgb8888, "readFront reads XRGB8888 buffers")
+        precondition(format == .xrgb8888 && isLit, "readFront reads a lit display's XRGB8888 buffers")
         let result = PixelBuffer(width: width, height: height)
         let scanout = scanouts[front]
         for y in 0..<height {
@@ -78,7 +114,8 @@ public final class Display {
 
     /// The composed frame as the device shows it (writeback on a kernel device), or nil.
     public func captureComposedFrame() throws(KMSError) -> PixelBuffer? {
-        try device.captureComposedFrame(crtc: crtc)
+        guard isLit else { return nil }
+        return try device.captureComposedFrame(crtc: crtc)
     }
     /// True between a flip request and its completion event.
     public private(set) var isFlipPending = false
@@ -96,16 +133,45 @@ public final class Display {
     public var refreshRate: Double { mode.refreshRate }
     /// Seconds per vblank, from the mode timings (not the integer `vrefresh`).
     public var frameDuration: Double { 1 / mode.refreshRate }
-    /// The framebuffer currently scanned out.
-    public var frontFramebuffer: UInt32 { scanouts[front].framebuffer }
+    /// The framebuffer currently scanned out (0 while dark).
+    public var frontFramebuffer: UInt32 { scanouts.isEmpty ? 0 : scanouts[front].framebuffer }
 
     /// Brings up an output: the named connector (or the first connected one), the requested
     /// mode, a CRTC that can drive it, two dumb buffers of `format`, and a modeset showing a
     /// black first buffer.
+    ///
+    /// With `virtualMode` and `clock`, a missing connector is not an error: the display
+    /// starts dark on a virtual output of that mode and lights up on hotplug
+    /// (`connectorsChanged`).
     public init(device: KMSDevice, connectorName: String? = nil, mode request: ModeRequest = .preferred,
-                format: PixelFormat = .xrgb8888) throws(DisplayError) {
+                format: PixelFormat = .xrgb8888, virtualMode: KMSMode? = nil,
+                clock: MonotonicClock? = nil) throws(DisplayError) {
         self.device = device
         self.format = format
+        self.connectorName = connectorName
+        modeRequest = request
+        self.clock = clock
+        let choice: (connector: KMSConnector, mode: KMSMode, crtc: UInt32)
+        do {
+            choice = try Self.choose(device: device, connectorName: connectorName, request: request, format: format)
+        } catch let error where virtualMode != nil && clock != nil && error.isMissingConnector {
+            connector = KMSConnector(id: 0, name: "none", isConnected: false, modes: [virtualMode!], possibleCRTCs: [])
+            mode = virtualMode!
+            crtc = 0
+            shadow = PixelBuffer(width: virtualMode!.width, height: virtualMode!.height)
+            virtualOutput = VirtualVBlanks(epoch: clock!.now, period: 1 / virtualMode!.refreshRate)
+            return
+        }
+        connector = choice.connector
+        mode = choice.mode
+        crtc = choice.crtc
+        shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
+        try light()
+    }
+
+    /// The connector, mode and CRTC the request names on what the device offers now.
+    private static func choose(device: KMSDevice, connectorName: String?, request: ModeRequest,
+                               format: PixelFormat) throws(DisplayError) -> (KMSConnector, KMSMode, UInt32) {
         let resources: KMSResources
         do { resources = try device.resources() } catch { throw .kms(error) }
         let candidates = resources.connectors.filter(\.isConnected)
@@ -132,10 +198,12 @@ public final class Display {
         if !primaries.isEmpty && !primaries.contains(where: { $0.formats.contains(format.fourcc) }) {
             throw .formatNotScannedOut(format: format, connector: chosen.name)
         }
-        connector = chosen
-        self.mode = mode
-        self.crtc = crtc
-        shadow = PixelBuffer(width: mode.width, height: mode.height)
+        return (chosen, mode, crtc)
+    }
+
+    /// Two dumb buffers of the mode, and a modeset showing the first; the whole shadow is
+    /// copied out on the next `present`.
+    private func light() throws(DisplayError) {
         do {
             for _ in 0..<2 {
                 let buffer = try device.createDumbBuffer(width: mode.width, height: mode.height,
@@ -144,11 +212,67 @@ public final class Display {
                 let fb = try device.addFramebuffer(buffer, format: format)
                 scanouts.append(Scanout(buffer: buffer, memory: memory, framebuffer: fb))
             }
-            try device.setCRTC(crtc, framebuffer: scanouts[0].framebuffer, connector: chosen.id, mode: mode)
+            front = 0
+            try device.setCRTC(crtc, framebuffer: scanouts[0].framebuffer, connector: connector.id, mode: mode)
         } catch {
             releaseBuffers()
             throw .kms(error)
         }
+        let whole: Region = (0, 0, width, height)
+        stale = [whole, whole]
+    }
+
+    /// What a hotplug changed, after `connectorsChanged`.
+    public enum OutputChange: Equatable {
+        case unchanged
+        /// The connector went away: the display runs dark on a virtual output.
+        case wentDark
+        /// A connector was lit (possibly with a new size: `shadow` was replaced).
+        case lit
+    }
+
+    /// Re-reads the connectors after a hotplug: goes dark when the shown connector is gone,
+    /// lights up (choosing connector and mode again) when one appears while dark.
+    public func connectorsChanged() throws(DisplayError) -> OutputChange {
+        if isLit {
+            let resources: KMSResources
+            do { resources = try device.resources() } catch { throw .kms(error) }
+            if resources.connectors.contains(where: { $0.id == connector.id && $0.isConnected }) { return .unchanged }
+            guard let clock else { return .unchanged }            // nowhere to run dark: keep trying to flip
+            releaseBuffers()
+            virtualOutput = VirtualVBlanks(epoch: clock.now, period: frameDuration)
+            isFlipPending = false
+            targetedSequence = nil
+            lastVBlank = nil
+            connector = KMSConnector(id: 0, name: "none", isConnected: false, modes: [mode], possibleCRTCs: [])
+            return .wentDark
+        }
+        let choice: (connector: KMSConnector, mode: KMSMode, crtc: UInt32)
+        do {
+            choice = try Self.choose(device: device, connectorName: connectorName, request: modeRequest, format: format)
+        } catch where error.isMissingConnector {
+            return .unchanged
+        }
+        connector = choice.connector
+        crtc = choice.crtc
+        if choice.mode.width != mode.width || choice.mode.height != mode.height {
+            shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
+        }
+        mode = choice.mode
+        virtualOutput = nil
+        isFlipPending = false
+        targetedSequence = nil
+        lastVBlank = nil
+        try light()
+        return .lit
+    }
+
+    /// When the next event is due on a clock, for the run loop's timeout: the device's, or
+    /// the virtual output's while dark.
+    public var nextEventTime: Double? {
+        guard let virtual = virtualOutput else { return device.nextEventTime }
+        let times = [virtual.pending.map { virtual.time($0.sequence) }, device.nextEventTime].compactMap { $0 }
+        return times.min()
     }
 
     deinit { close() }
@@ -166,6 +290,13 @@ public final class Display {
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY) }
         if lastVBlank == nil { _ = try? resynchronize() }
+        if var virtual = virtualOutput, let clock {
+            virtual.pending = (.pageFlip, virtual.next(after: clock.now))
+            virtualOutput = virtual
+            isFlipPending = true
+            targetedSequence = lastVBlank.map { $0.sequence + 1 }
+            return
+        }
         let back = 1 - front
         if let r = stale[back] {
             let region: Region = (max(r.x0, 0), max(r.y0, 0), min(r.x1, width), min(r.y1, height))
@@ -187,6 +318,11 @@ public final class Display {
     /// Asks for an event at the next vblank without a new frame (a display link that is due
     /// on a later vblank, or a frame that waits for input).
     public func requestVBlank() throws(KMSError) {
+        if var virtual = virtualOutput, let clock {
+            if virtual.pending == nil { virtual.pending = (.sequence, virtual.next(after: clock.now)) }
+            virtualOutput = virtual
+            return
+        }
         try device.queueVBlankEvent(crtc: crtc)
     }
 
@@ -194,6 +330,11 @@ public final class Display {
     /// timestamp rather than a stale flip (display-input.md §4).
     @discardableResult
     public func resynchronize() throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
+        if let virtual = virtualOutput, let clock {
+            let sequence = virtual.next(after: clock.now) - 1
+            lastVBlank = (sequence, virtual.time(sequence))
+            return lastVBlank!
+        }
         let vblank = try device.currentVBlank(crtc: crtc)
         lastVBlank = vblank
         return vblank
@@ -202,6 +343,21 @@ public final class Display {
     /// Delivers completed flips and vblanks; after a flip the old front buffer becomes the
     /// back buffer.
     public func dispatchEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
+        if var virtual = virtualOutput {
+            guard let clock, let pending = virtual.pending, virtual.time(pending.sequence) <= clock.now else { return }
+            virtual.pending = nil
+            virtualOutput = virtual
+            let event = VBlankEvent(kind: pending.kind, crtc: 0, sequence: pending.sequence,
+                                    timestamp: virtual.time(pending.sequence))
+            if event.kind == .pageFlip {
+                isFlipPending = false
+                presentedFrames += 1
+                targetedSequence = nil
+            }
+            lastVBlank = (event.sequence, event.timestamp)
+            handler(event)
+            return
+        }
         try device.handleEvents { event in
             if event.kind == .pageFlip {
                 front = 1 - front
@@ -222,6 +378,7 @@ public final class Display {
     /// out again on the next `present`, and vblank tracking starts afresh.
     public func reactivate() throws(KMSError) {
         try device.acquireMaster()
+        guard isLit else { return }
         try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
         let whole: Region = (0, 0, width, height)
         stale = [whole, whole]
@@ -234,7 +391,7 @@ public final class Display {
     public func close() {
         guard !closed else { return }
         closed = true
-        device.restoreSavedState()
+        if isLit { device.restoreSavedState() }
         releaseBuffers()
     }
 
@@ -244,6 +401,7 @@ public final class Display {
             device.destroyDumbBuffer(s.buffer, mapping: s.memory)
         }
         scanouts.removeAll()
+        front = 0
     }
 
     /// Row by row by `pitch`: premultiplied pixels over black are exactly the XRGB values.

@@ -39,7 +39,8 @@ public final class DisplayLink {
     func fire(sequence: UInt64, timestamp: Double, refreshRate: Double) -> Bool {
         guard isActive, let callback else { return false }
         let n = interval(refreshRate: refreshRate)
-        if let last = lastSequence, sequence < last + n { return false }
+        // A counter that went backwards was restarted (a new modeset, a new output): fire.
+        if let last = lastSequence, sequence >= last, sequence < last + n { return false }
         lastSequence = sequence
         self.timestamp = timestamp
         duration = Double(n) / refreshRate

@@ -86,9 +86,10 @@ public final class DummyKMSDevice: KMSDevice {
         KMSResources(connectors: connectors, crtcs: [crtcID], planes: planes, supportsAtomic: supportsAtomic)
     }
 
-    /// Plugs or unplugs the connector (a hotplug), optionally with new modes.
+    /// Plugs or unplugs the connector (a hotplug, signalled at once), optionally with new modes.
     public func setConnected(_ connected: Bool, modes: [KMSMode]? = nil) {
         connectors[0].isConnected = connected
+        hotplugPending = true
         if let modes { connectors[0].modes = modes }
         if !connected {                                      // the CRTC goes dark with its sink
             active = nil
@@ -186,8 +187,17 @@ public final class DummyKMSDevice: KMSDevice {
     public var eventDescriptor: Int32? { nil }
 
     public var nextEventTime: Double? {
+        if hotplugPending { return clock.now }
         guard let active, let first = pending.map(\.sequence).min() else { return nil }
         return vblankTime(first, active)
+    }
+
+    private var hotplugPending = false
+    public var hotplugDescriptor: Int32? { nil }
+
+    public func takeHotplug() -> Bool {
+        defer { hotplugPending = false }
+        return hotplugPending
     }
 
     public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {

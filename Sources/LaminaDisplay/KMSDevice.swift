@@ -42,6 +42,12 @@ public protocol KMSDevice: AnyObject {
     /// Puts back the CRTC configuration found at start (on exit).
     func restoreSavedState()
 
+    /// A descriptor that polls readable when a connector may have been plugged or unplugged
+    /// (nil: the device has none, or cannot tell).
+    var hotplugDescriptor: Int32? { get }
+    /// True when a hotplug was signalled since the last call (drains the notifications).
+    func takeHotplug() -> Bool
+
     /// `drmDropMaster`: let another client drive the display (VT switched away).
     func dropMaster() throws(KMSError)
     /// `drmSetMaster`: take the display back; fails while another client holds it.

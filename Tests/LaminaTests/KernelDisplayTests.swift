@@ -142,4 +142,54 @@ struct KernelDisplayTests {
         #expect(after.framebuffer == framebuffer)
         #expect(after.mode == mode)
     }
+
+    /// Forces the vkms connector's status and announces it as the kernel announces a
+    /// hotplug: a `change` uevent on the card with `HOTPLUG=1` (a synthetic uevent; vkms
+    /// itself never signals one), which udevd relays to Lamina's monitor.
+    private func plug(_ state: String) throws {
+        try state.write(toFile: "/sys/class/drm/card0-Virtual-1/status", atomically: false, encoding: .utf8)
+        try "change \(UUID().uuidString.lowercased()) HOTPLUG=1".write(toFile: "/sys/class/drm/card0/uevent",
+                                                                      atomically: false, encoding: .utf8)
+    }
+
+    @Test("a connector unplugged goes dark without stopping the link; plugged back it is lit and flips again (udev hotplug)")
+    func hotplugThroughUdev() throws {
+        let device = try DRMDevice(path: KernelDisplay.card)
+        let clock = SystemClock()
+        let display = try Display(device: device, virtualMode: KMSMode.cea1080p60, clock: clock)
+        defer {
+            try? "detect".write(toFile: "/sys/class/drm/card0-Virtual-1/status", atomically: false, encoding: .utf8)
+            display.close()
+        }
+        let log = CapturedLog()
+        let runtime = Runtime(display: display, clock: clock, background: .black, logger: log.logger())
+        let layer = Layer()
+        layer.frame = Rect(x: 10, y: 10, width: 20, height: 20)
+        runtime.rootLayer.addSublayer(layer)
+        var linkCalls = 0
+        _ = runtime.addDisplayLink { _ in
+            linkCalls += 1
+            Transaction.begin()
+            Transaction.disableActions = true
+            layer.backgroundColor = Color(red: Double(linkCalls % 2), green: 0, blue: 1)
+            Transaction.commit()
+        }
+        runtime.run(exitAfter: 0.5, untilSettled: false)
+        #expect(display.isLit)
+
+        try plug("off")
+        runtime.run(exitAfter: 1.5, untilSettled: false)
+        #expect(!display.isLit, "\(log.lines)")
+        let callsWhileDark = linkCalls
+        runtime.run(exitAfter: 1, untilSettled: false)
+        #expect(linkCalls - callsWhileDark >= 45)                          // the virtual output keeps ~60 Hz
+
+        try plug("on")
+        runtime.run(exitAfter: 1.5, untilSettled: false)
+        #expect(display.isLit, "\(log.lines)")
+        let flips = runtime.flipTimestamps.count
+        runtime.run(exitAfter: 1, untilSettled: false)
+        #expect(runtime.flipTimestamps.count - flips >= 45)
+        #expect(log.count(containing: "display disconnected") == 1 && log.count(containing: "display connected: Virtual-1") == 1)
+    }
 }

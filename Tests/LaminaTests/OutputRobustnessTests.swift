@@ -163,3 +163,71 @@ struct OutputRobustnessTests {
         #expect(report.atomic && report.planes.contains { $0.kind == .primary && $0.formats.contains("RG16") })
     }
 }
+
+@Suite("Display hotplug")
+struct HotplugTests {
+    private func mode(_ width: Int, _ height: Int) -> KMSMode {
+        KMSMode(name: "\(width)x\(height)", width: width, height: height, clock: 6_000, htotal: 1000, vtotal: 100,
+                isPreferred: true)                                              // exactly 60 Hz
+    }
+
+    @Test("unplugging keeps the app running on a virtual output; a new panel is lit at its own size and repainted")
+    func unplugAndReplug() throws {
+        let clock = VirtualClock(start: 0)
+        let device = DummyKMSDevice(clock: clock, modes: [mode(32, 24)])
+        let display = try Display(device: device, virtualMode: mode(32, 24), clock: clock)
+        let log = CapturedLog()
+        let runtime = Runtime(display: display, clock: clock, background: .black, logger: log.logger())
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        layer.backgroundColor = .white
+        runtime.rootLayer.addSublayer(layer)
+        var linkCalls = 0
+        let link = runtime.addDisplayLink { _ in linkCalls += 1 }
+        runtime.run(exitAfter: 0.5, untilSettled: false)
+        #expect(display.isLit && device.completedFlips > 0)
+
+        device.setConnected(false)
+        let callsBefore = linkCalls
+        runtime.run(exitAfter: 1, untilSettled: false)
+        #expect(!display.isLit)
+        #expect(abs(Double(linkCalls - callsBefore) - 60) <= 1)                // the link keeps its 60 Hz
+        #expect(log.count(containing: "display disconnected") == 1)
+        let flipsWhileDark = device.completedFlips
+
+        device.setConnected(true, modes: [mode(48, 40)])
+        runtime.run(exitAfter: 0.5, untilSettled: false)
+        link.isPaused = true
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(display.isLit && display.width == 48 && display.height == 40)
+        #expect(device.modesetCount == 2 && device.completedFlips > flipsWhileDark)
+        #expect(runtime.screenSize == Size(width: 48, height: 40))
+        #expect(runtime.rootLayer.bounds == Rect(x: 0, y: 0, width: 48, height: 40))
+        let shown = try #require(try display.captureComposedFrame())
+        #expect(Pixels.differing(shown, display.shadow) == 0)
+        #expect(shown[5, 5] == 0xFFFF_FFFF && shown[40, 30] == 0xFF00_0000)
+        #expect(log.count(containing: "display connected: Virtual-1 48x40") == 1)
+    }
+
+    @Test("with no panel at start the daemon runs dark, is ready, and lights up when one is plugged in")
+    func startWithoutPanel() throws {
+        let clock = VirtualClock(start: 0)
+        let device = DummyKMSDevice(clock: clock, modes: [mode(32, 24)])
+        device.setConnected(false)
+        _ = device.takeHotplug()
+        #expect(throws: DisplayError.self) { _ = try Display(device: device) }           // without a virtual mode
+        let display = try Display(device: device, virtualMode: mode(64, 48), clock: clock)
+        #expect(!display.isLit && display.width == 64)
+        let listener = try NotifySocketListener()
+        let runtime = Runtime(display: display, clock: clock, background: .white, logger: CapturedLog().logger())
+        runtime.notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.path])
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(runtime.renderedFrames == 1 && device.completedFlips == 0)
+        #expect(listener.messages().contains { $0.contains("READY=1") && $0.contains("no display connected") })
+
+        device.setConnected(true)
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(display.isLit && display.width == 32 && device.completedFlips == 1)
+        #expect(device.framebufferImage(display.frontFramebuffer)?[31, 23] == 0xFFFF_FFFF)
+    }
+}
