@@ -101,6 +101,9 @@ public enum Daemon {
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
         runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
+        // In real time, frames start as late before the vblank as drawing allows; a virtual
+        // clock keeps them at the vblank, so its runs do not depend on the host's speed.
+        runtime.repaintWindow = !(backend.clock is VirtualClock)
         runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
         if let panel = display.connector.panelOrientation, panel != .normal {
             logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")

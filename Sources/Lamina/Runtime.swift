@@ -67,6 +67,17 @@ public final class Runtime {
     public private(set) var damagedPixels = 0
     /// Page flips the device refused (logged and retried).
     public private(set) var failedFlips = 0
+    /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
+    /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
+    /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.
+    public var repaintWindow = false
+    /// Seconds before the vblank a frame starts inside the repaint window; nil measures it:
+    /// 1.5 x the slowest of the last 60 frames' draw + copy + flip times (`timingClock`),
+    /// plus 1 ms, at least 2 ms. A budget of a whole frame or more draws at once.
+    public var repaintBudget: Double?
+    /// When the frame waiting in the repaint window is due, and the vblank it targets.
+    private var frameDueAt: (start: Double, target: Double)?
+
     /// Flips refused since the last one that worked (one log line per run of failures).
     private var failuresInARow = 0
     /// True while DRM master is lost (VT switched away, or another client took the display):
@@ -156,7 +167,7 @@ public final class Runtime {
     }
 
     /// No flip or vblank is outstanding and no retry is scheduled.
-    public var isIdle: Bool { !display.isFlipPending && !vblankRequested && retryAt == nil }
+    public var isIdle: Bool { !display.isFlipPending && !vblankRequested && retryAt == nil && frameDueAt == nil }
 
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
@@ -176,6 +187,7 @@ public final class Runtime {
             var candidates: [Double] = touchSources.compactMap(\.nextEventTime)
             if let t = display.nextEventTime { candidates.append(t) }
             if let retryAt { candidates.append(retryAt) }
+            if let frameDueAt { candidates.append(frameDueAt.start) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
@@ -214,6 +226,10 @@ public final class Runtime {
             }
         }
         commitIfNeeded()
+        if let due = frameDueAt, now >= due.start {
+            frameDueAt = nil
+            if tree.needsFrame && !display.isFlipPending && !isOutputPaused { renderFrame(targetTimestamp: due.target) }
+        }
         if display.device.takeHotplug() {
             workDone = true
             handleHotplug()
@@ -270,9 +286,17 @@ public final class Runtime {
     }
 
     private func produceFrame(after timestamp: Double) {
-        guard !display.isFlipPending, retryAt == nil, !isOutputPaused else { return }
+        guard !display.isFlipPending, retryAt == nil, !isOutputPaused, frameDueAt == nil else { return }
         if tree.needsFrame {
-            renderFrame(targetTimestamp: timestamp + display.frameDuration)
+            let target = timestamp + display.frameDuration
+            if repaintWindow {
+                let start = target - currentRepaintBudget
+                if clock.now < start {
+                    frameDueAt = (start, target)
+                    return
+                }
+            }
+            renderFrame(targetTimestamp: target)
         } else if links.hasActiveLinks && !vblankRequested {
             do {
                 try display.requestVBlank()
@@ -282,6 +306,13 @@ public final class Runtime {
                 retryAt = clock.now + display.frameDuration
             }
         }
+    }
+
+    /// How long before the vblank a frame in the repaint window starts.
+    var currentRepaintBudget: Double {
+        if let repaintBudget { return repaintBudget }
+        let recent = zip(rasterTimes.suffix(60), presentTimes.suffix(60)).map { $0 + $1 }
+        return max(0.002, 1.5 * (recent.max() ?? display.frameDuration) + 0.001)
     }
 
     /// Commit, evaluate at `targetTimestamp`, draw, flip; then the animation callbacks.

@@ -1,6 +1,7 @@
 import Lamina
 import LaminaDisplay
 import LaminaGeometry
+import LaminaInput
 import LaminaLayers
 import LaminaRaster
 import LaminaTestSupport
@@ -229,5 +230,72 @@ struct HotplugTests {
         #expect(runtime.run(untilSettled: true) == .settled)
         #expect(display.isLit && display.width == 32 && device.completedFlips == 1)
         #expect(device.framebufferImage(display.frontFramebuffer)?[31, 23] == 0xFFFF_FFFF)
+    }
+}
+
+@Suite("Repaint window")
+struct RepaintWindowTests {
+    /// Taps (down and up) 2 ms after a vblank while a link animates every frame, and returns
+    /// the input-to-flip latencies in ms.
+    private func latencies(window: Bool) throws -> [Double] {
+        let rig = try DummyDisplayRig(width: 32, height: 32, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.repaintWindow = window
+        runtime.repaintBudget = 0.004
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 8, height: 8)
+        runtime.rootLayer.addSublayer(layer)
+        var frame = 0
+        _ = runtime.addDisplayLink { _ in
+            frame += 1
+            Transaction.begin()
+            Transaction.disableActions = true
+            layer.backgroundColor = Color(red: Double(frame % 2), green: 0, blue: 0)
+            Transaction.commit()
+        }
+        // Down at vblank 30 + 2 ms, up five vblanks later, also 2 ms past a vblank.
+        let script = try TouchScript(parsing: "at 0.502 tap 16,16 hold \(5.0 / 60)")
+        runtime.addTouchSource(ScriptedTouchSource(script: script, start: 0))
+        runtime.run(exitAfter: 1, untilSettled: false)
+        #expect((runtime.stats.inputToFlipMs?.count ?? 0) >= 2)
+        return [runtime.stats.inputToFlipMs?.p50 ?? 0, runtime.stats.inputToFlipMs?.max ?? 0]
+    }
+
+    @Test("input 2 ms after a vblank reaches the next flip when frames start 4 ms before it (one frame sooner than at once)")
+    func inputReachesNextFlip() throws {
+        let period = 1000.0 / 60
+        let immediate = try latencies(window: false)
+        let windowed = try latencies(window: true)
+        for value in immediate { #expect(abs(value - (2 * period - 2)) < 0.01, "\(immediate)") }
+        for value in windowed { #expect(abs(value - (period - 2)) < 0.01, "\(windowed)") }
+    }
+
+    @Test("frames in the window still land on consecutive vblanks with no missed ones, and idle stays idle")
+    func windowKeepsPace() throws {
+        let rig = try DummyDisplayRig(width: 32, height: 32, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.repaintWindow = true
+        runtime.repaintBudget = 0.004
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 8, height: 8)
+        runtime.rootLayer.addSublayer(layer)
+        var calls = 0
+        let link = runtime.addDisplayLink { _ in
+            calls += 1
+            Transaction.begin()
+            Transaction.disableActions = true
+            layer.opacity = Double(calls % 2) * 0.5 + 0.5
+            Transaction.commit()
+        }
+        runtime.run(exitAfter: 1, untilSettled: false)
+        #expect(rig.display.missedVBlanks == 0)
+        let flips = runtime.flipTimestamps
+        #expect(flips.count >= 58)
+        for (a, b) in zip(flips, flips.dropFirst()) { #expect(abs(b - a - 1.0 / 60) < 1e-9) }
+        link.isPaused = true
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let frames = runtime.renderedFrames
+        runtime.run(exitAfter: 5, untilSettled: false)
+        #expect(runtime.renderedFrames == frames)
     }
 }
