@@ -4,16 +4,17 @@ import Foundation
 /// cadence, time spent drawing, how long input waits for the glass, and how often the loop
 /// wakes while nothing changes.
 public struct RunStats: Codable, Sendable {
-    /// Five-number summary of a sample, in milliseconds.
+    /// Summary of a sample, in milliseconds.
     public struct Percentiles: Codable, Sendable {
         public var count: Int
-        public var p50: Double, p95: Double, p99: Double, max: Double
+        public var min: Double, p50: Double, p95: Double, p99: Double, max: Double
 
         init?(_ seconds: [Double]) {
             guard !seconds.isEmpty else { return nil }
             let sorted = seconds.map { $0 * 1000 }.sorted()
             func at(_ q: Double) -> Double { sorted[Swift.min(sorted.count - 1, Int(q * Double(sorted.count)))] }
             count = sorted.count
+            min = sorted[0]
             p50 = at(0.5)
             p95 = at(0.95)
             p99 = at(0.99)
@@ -46,6 +47,13 @@ public struct RunStats: Codable, Sendable {
     public var idleSeconds: Double
     public var idleWakeUps: Int
     public var wakeUpsPerIdleSecond: Double?
+    /// Process CPU time (user + system) over the run, and per idle second (ms): what the
+    /// daemon costs while the screen shows a still picture (the goal is zero).
+    public var cpuSeconds: Double
+    public var idleCPUMsPerSecond: Double?
+    /// From a change that woke an idle display (input handled, a property set) to the flip
+    /// that shows it: the repaint window's wait, drawing and the wait for the vblank.
+    public var frameRequestToFlipMs: Percentiles?
     /// Mean fraction of the screen redrawn per frame.
     public var damagedFraction: Double?
 
@@ -58,7 +66,9 @@ public struct RunStats: Codable, Sendable {
         parts.append("\(failedFlips) failed flips")
         if let renderMs { parts.append(String(format: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
         if let inputToFlipMs { parts.append(String(format: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
+        if let frameRequestToFlipMs { parts.append(String(format: "request→flip p50 %.1f ms", frameRequestToFlipMs.p50)) }
         if let wakeUpsPerIdleSecond { parts.append(String(format: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
+        if let idleCPUMsPerSecond { parts.append(String(format: "%.3f ms CPU per idle second", idleCPUMsPerSecond)) }
         return parts.joined(separator: ", ")
     }
 
@@ -93,6 +103,9 @@ extension Runtime {
             renderMs: RunStats.Percentiles(zip(rasterTimes, presentTimes).map { $0 + $1 }),
             inputToFlipMs: RunStats.Percentiles(inputLatencies), touches: touchCount,
             idleSeconds: idle, idleWakeUps: idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(idleWakeUps) / idle : nil,
+            cpuSeconds: Runtime.processCPUTime() - startCPU,
+            idleCPUMsPerSecond: idle > 0 ? (idleCPUSeconds + (idleCPUStart.map { Runtime.processCPUTime() - $0 } ?? 0)) * 1000 / idle : nil,
+            frameRequestToFlipMs: RunStats.Percentiles(requestLatencies),
             damagedFraction: renderedFrames > 0 && screen > 0 ? Double(damagedPixels) / (Double(renderedFrames) * screen) : nil)
     }
 }

@@ -45,6 +45,14 @@ public final class Runtime {
     private(set) var idleSeconds = 0.0
     private(set) var idleSince: Double?
     private(set) var idleWakeUps = 0
+    let startCPU = Runtime.processCPUTime()
+    private(set) var idleCPUStart: Double?
+    private(set) var idleCPUSeconds = 0.0
+    private(set) var requestLatencies: [Double] = []
+    /// When a change woke the idle display, until the frame drawn for it is handed over.
+    private var pendingRequestTime: Double?
+    /// Per flip in flight, the wake-up request it answers.
+    private var requestsInFlight: [Double?] = []
     /// Set by anything `step` handled (input, a display event, a frame).
     private var workDone = false
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
@@ -191,15 +199,23 @@ public final class Runtime {
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
-            if wasIdle && idleSince == nil { idleSince = clock.now }
+            if wasIdle && idleSince == nil {
+                idleSince = clock.now
+                idleCPUStart = Runtime.processCPUTime()
+            }
             if let virtual = clock as? VirtualClock {
                 guard let next else { endIdle(); return .nothingPending }
                 virtual.advance(to: next)
             } else {
                 wait(until: next)
             }
+            let cpuAtWake = idleCPUStart != nil ? Runtime.processCPUTime() : 0
             workDone = false
             step()
+            if let start = idleCPUStart, !isQuiet {
+                idleCPUSeconds += cpuAtWake - start                      // the sleep, not the work that ended it
+                idleCPUStart = nil
+            }
             if wasIdle && !workDone { idleWakeUps += 1 }          // woke for nothing
             if !isQuiet { endIdle() }
         }
@@ -211,6 +227,13 @@ public final class Runtime {
     private func endIdle() {
         if let since = idleSince { idleSeconds += clock.now - since }
         idleSince = nil
+    }
+
+    /// CPU time this process has used, user and system (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Handles everything due now: touches, retries, vblank events, then wakes the display
@@ -261,6 +284,9 @@ public final class Runtime {
             if !inputsInFlight.isEmpty {
                 inputLatencies += inputsInFlight.removeFirst().map { event.timestamp - $0 }
             }
+            if !requestsInFlight.isEmpty, let requested = requestsInFlight.removeFirst() {
+                requestLatencies.append(event.timestamp - requested)
+            }
         }
         if event.kind == .pageFlip && !announcedReady {
             announcedReady = true
@@ -275,6 +301,7 @@ public final class Runtime {
     /// After idle: re-sync to the current vblank, run the links, draw if needed.
     private func wakeIfNeeded() {
         guard isIdle, !isOutputPaused, tree.needsFrame || links.hasActiveLinks else { return }
+        if tree.needsFrame && pendingRequestTime == nil { pendingRequestTime = clock.now }
         do {
             let vblank = try display.resynchronize()
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
@@ -342,6 +369,8 @@ public final class Runtime {
             renderedFrames += 1
             inputsInFlight.append(pendingInputTimes)             // these inputs show with this flip
             pendingInputTimes.removeAll()
+            requestsInFlight.append(pendingRequestTime)
+            pendingRequestTime = nil
             recorder?.record(display.shadow)
         } catch {
             flipFailed(error)

@@ -69,3 +69,27 @@ struct RotationTests {
         }
     }
 }
+
+@Suite("Frame request latency")
+struct FrameRequestLatencyTests {
+    @Test("a change made 5 ms after a vblank on an idle display flips at the next vblank: 1/60 s − 5 ms, window or not")
+    func requestToFlip() throws {
+        for window in [false, true] {
+            let rig = try DummyDisplayRig(width: 16, height: 16, refresh: 60, start: 0)
+            let runtime = rig.makeRuntime()
+            runtime.repaintWindow = window
+            runtime.repaintBudget = 0.004
+            let layer = Layer()
+            layer.frame = Rect(x: 0, y: 0, width: 4, height: 4)
+            runtime.rootLayer.addSublayer(layer)
+            #expect(runtime.run(untilSettled: true) == .settled)
+            runtime.run(exitAfter: 0.505 - rig.clock.now, untilSettled: false)     // idle until then
+            layer.backgroundColor = .white
+            #expect(runtime.run(untilSettled: true) == .settled)
+            let latencies = try #require(runtime.stats.frameRequestToFlipMs)
+            #expect(latencies.count == 2)                                         // the first frame, then the change
+            #expect(abs(latencies.min - (1000.0 / 60 - 5)) < 1e-6, "window \(window)")
+            #expect(runtime.stats.idleCPUMsPerSecond != nil && runtime.stats.cpuSeconds >= 0)
+        }
+    }
+}
