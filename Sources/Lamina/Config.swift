@@ -31,6 +31,9 @@ public struct LaminaConfig {
     public var mode = ModeRequest.preferred
     /// Scanout format: XRGB8888, or RGB565 for 16-bit panels.
     public var format = PixelFormat.xrgb8888
+    /// The VT to mute while Lamina owns the screen: `auto` (standard input when it is a
+    /// VT, as under systemd's `TTYPath=`), a path such as `/dev/tty1`, or `none`.
+    public var console = "auto"
     public var clock = ClockChoice.realtime
     /// The dummy display's mode.
     public var dummyMode = KMSMode.cea1080p60
@@ -82,6 +85,11 @@ public struct LaminaConfig {
                                       reason: "'\(modeRequest)' is not preferred, WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
                 }
                 config.mode = request
+                config.console = try table.string("console", default: "auto")
+                guard ["auto", "none"].contains(config.console) || config.console.hasPrefix("/dev/") else {
+                    throw ConfigError(file: path, field: "display.console", line: entries["console"]?.line,
+                                      reason: "'\(config.console)' is not auto, none or a /dev path")
+                }
                 config.format = PixelFormat(rawValue: try table.choice(
                     "format", default: config.format.rawValue, allowed: ["xrgb8888", "rgb565"]))!
                 config.clock = ClockChoice(rawValue: try table.choice(

@@ -76,6 +76,20 @@ public enum Daemon {
         }
     }
 
+    /// Mutes the configured VT; a console that cannot be muted is logged, never fatal.
+    static func muteConsole(_ setting: String, logger: Logger) -> ConsoleMute? {
+        guard setting != "none" else { return nil }
+        let path = setting == "auto" ? "/proc/self/fd/0" : setting
+        switch ConsoleMute.mute(path: path) {
+        case .success(let mute):
+            logger.info("console \(setting == "auto" ? "on standard input" : setting) muted (graphics mode, keyboard off)")
+            return mute
+        case .failure(let error):
+            if setting != "auto" { logger.warning("cannot mute the console: \(error)") }
+            return nil
+        }
+    }
+
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
     public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
@@ -93,6 +107,8 @@ public enum Daemon {
             throw BackendError(reason: "cannot bring up the display: \(error)")
         }
         defer { display.close() }
+        let console = backend.isDummy ? nil : muteConsole(config.console, logger: logger)
+        defer { console?.restore() }
         if !display.isLit {
             logger.warning("no display connected\(config.connector.map { " on \($0)" } ?? ""): running on a virtual \(display.mode.width)x\(display.mode.height) output until one is plugged in")
         }

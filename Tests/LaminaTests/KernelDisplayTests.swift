@@ -192,4 +192,23 @@ struct KernelDisplayTests {
         #expect(runtime.flipTimestamps.count - flips >= 45)
         #expect(log.count(containing: "display disconnected") == 1 && log.count(containing: "display connected: Virtual-1") == 1)
     }
+
+    @Test("the VT is in graphics mode while the daemon shows, and back in text mode after SIGTERM")
+    func consoleMuted() throws {
+        let config = NSTemporaryDirectory() + "lamina-console-\(UUID().uuidString.prefix(8)).toml"
+        try "[display]\nbackend = \"drm\"\nconsole = \"/dev/tty1\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { unlink(config) }
+        #expect(ConsoleMute.displayMode(path: "/dev/tty1") == 0)             // KD_TEXT before
+        let listener = try NotifySocketListener()
+        let daemon = try ChildProcess(CommandLineTests.executable.path, ["run", "--config", config, "--exit-after", "60"],
+                                      environment: ["NOTIFY_SOCKET": listener.path])
+        let ready = listener.wait(for: "READY=1", limit: 60)
+        let during = ConsoleMute.displayMode(path: "/dev/tty1")
+        daemon.signal(SIGTERM)
+        let result = daemon.finish()
+        #expect(ready && result.status == 0, "\(result.stderr)")
+        #expect(during == 1)                                                  // KD_GRAPHICS while shown
+        #expect(ConsoleMute.displayMode(path: "/dev/tty1") == 0)
+        #expect(result.stderr.contains("console /dev/tty1 muted"))
+    }
 }

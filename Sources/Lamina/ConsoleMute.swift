@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import LaminaDisplay
+
+/// Mutes the text console while Lamina owns the screen (display-input.md §9): the VT in
+/// `KD_GRAPHICS` (the console stops drawing and blinking its cursor over the picture) and its
+/// keyboard `K_OFF` (keystrokes reach neither the tty nor a login prompt behind it). The
+/// previous modes are put back by `restore()`, on exit and on SIGTERM/SIGINT.
+public final class ConsoleMute {
+    let path: String
+    private let fd: Int32
+    private let savedMode: Int32
+    private let savedKeyboard: Int32
+    private var restored = false
+
+    /// Opens the VT at `path` and mutes it; nil (with the reason) when it is not a VT.
+    static func mute(path: String) -> Result<ConsoleMute, KMSError> {
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return .failure(KMSError(call: "open", errno: errno, detail: path)) }
+        var mode: Int32 = 0, keyboard: Int32 = 0
+        guard ioctl(fd, UInt(KDGETMODE), &mode) == 0, ioctl(fd, UInt(KDGKBMODE), &keyboard) == 0 else {
+            let error = errno
+            close(fd)
+            return .failure(KMSError(call: "KDGETMODE", errno: error, detail: "\(path) is not a virtual terminal"))
+        }
+        guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
+            let error = errno
+            close(fd)
+            return .failure(KMSError(call: "KDSETMODE", errno: error, detail: path))
+        }
+        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_OFF))
+        return .success(ConsoleMute(path: path, fd: fd, mode: mode, keyboard: keyboard))
+    }
+
+    private init(path: String, fd: Int32, mode: Int32, keyboard: Int32) {
+        self.path = path
+        self.fd = fd
+        savedMode = mode
+        savedKeyboard = keyboard
+    }
+
+    deinit { restore() }
+
+    /// Puts the console's display and keyboard modes back. Safe to call twice.
+    func restore() {
+        guard !restored else { return }
+        restored = true
+        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(savedKeyboard))
+        _ = lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(savedMode))
+        close(fd)
+    }
+
+    /// The VT's current display mode (`KD_TEXT` 0, `KD_GRAPHICS` 1), for checks.
+    public static func displayMode(path: String) -> Int32? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var mode: Int32 = 0
+        return ioctl(fd, UInt(KDGETMODE), &mode) == 0 ? mode : nil
+    }
+}
