@@ -45,11 +45,6 @@ extension DRMDevice {
             Glibc.close(fence)
             if ready <= 0 { throw KMSError(call: "poll", errno: ready < 0 ? errno : 62, detail: "writeback fence") }
         }
-        let image = PixelBuffer(width: width, height: height)
-        for y in 0..<height {
-            let row = (mapping!.baseAddress! + y * buffer.pitch).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width { image[x, y] = row[x] | 0xFF00_0000 }
-        }
-        return image
+        return PixelBuffer(xrgb8888: mapping!.baseAddress!, pitch: buffer.pitch, width: width, height: height)
     }
 }

@@ -103,13 +103,8 @@ public final class Display {
     /// The front buffer's pixels as written (XRGB8888 only), for checks.
     public func readFront() -> PixelBuffer {
         precondition(format == .xrgb8888 && isLit, "readFront reads a lit display's XRGB8888 buffers")
-        let result = PixelBuffer(width: width, height: height)
         let scanout = scanouts[front]
-        for y in 0..<height {
-            let row = (scanout.memory.baseAddress! + y * scanout.buffer.pitch).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width { result[x, y] = row[x] | 0xFF00_0000 }
-        }
-        return result
+        return PixelBuffer(xrgb8888: scanout.memory.baseAddress!, pitch: scanout.buffer.pitch, width: width, height: height)
     }
 
     /// The composed frame as the device shows it (writeback on a kernel device), or nil.
@@ -241,9 +236,7 @@ public final class Display {
             guard let clock else { return .unchanged }            // nowhere to run dark: keep trying to flip
             releaseBuffers()
             virtualOutput = VirtualVBlanks(epoch: clock.now, period: frameDuration)
-            isFlipPending = false
-            targetedSequence = nil
-            lastVBlank = nil
+            forgetFlipState()
             connector = KMSConnector(id: 0, name: "none", isConnected: false, modes: [mode], possibleCRTCs: [])
             return .wentDark
         }
@@ -260,9 +253,7 @@ public final class Display {
         }
         mode = choice.mode
         virtualOutput = nil
-        isFlipPending = false
-        targetedSequence = nil
-        lastVBlank = nil
+        forgetFlipState()
         try light()
         return .lit
     }
@@ -382,6 +373,12 @@ public final class Display {
         try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
         let whole: Region = (0, 0, width, height)
         stale = [whole, whole]
+        forgetFlipState()
+    }
+
+    /// No flip in flight and no vblank known: after a new modeset or a switch of output, the
+    /// next frame re-syncs to whatever vblank counter the CRTC (or virtual grid) has now.
+    private func forgetFlipState() {
         isFlipPending = false
         targetedSequence = nil
         lastVBlank = nil

@@ -244,20 +244,17 @@ public final class DummyKMSDevice: KMSDevice {
     public func framebufferImage(_ id: UInt32) -> PixelBuffer? {
         guard let fb = framebuffers[id], let allocation = allocations[fb.handle] else { return nil }
         let b = allocation.buffer
+        let memory = allocation.memory.baseAddress!
+        if fb.format == .xrgb8888 {
+            return PixelBuffer(xrgb8888: memory, pitch: b.pitch, width: b.width, height: b.height)
+        }
         let image = PixelBuffer(width: b.width, height: b.height)
         for y in 0..<b.height {
-            let base = allocation.memory.baseAddress!.advanced(by: y * b.pitch)
-            switch fb.format {
-            case .xrgb8888:
-                let row = base.assumingMemoryBound(to: UInt32.self)
-                for x in 0..<b.width { image[x, y] = row[x] | 0xFF00_0000 }
-            case .rgb565:
-                let row = base.assumingMemoryBound(to: UInt16.self)
-                for x in 0..<b.width {
-                    let v = UInt32(row[x])
-                    let r = (v >> 11) & 31, g = (v >> 5) & 63, bl = v & 31
-                    image[x, y] = 0xFF00_0000 | ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (bl << 3 | bl >> 2)
-                }
+            let row = (memory + y * b.pitch).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<b.width {
+                let v = UInt32(row[x])
+                let r = (v >> 11) & 31, g = (v >> 5) & 63, bl = v & 31
+                image[x, y] = 0xFF00_0000 | ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (bl << 3 | bl >> 2)
             }
         }
         return image

@@ -10,6 +10,16 @@ extension PixelBuffer {
         return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
     }
 
+    /// An opaque image read back from XRGB8888 memory whose rows are `pitch` bytes apart (the
+    /// X bytes ignored): the inverse of `copyXRGB8888`, for read-back and checks.
+    public convenience init(xrgb8888 memory: UnsafeRawPointer, pitch: Int, width: Int, height: Int) {
+        self.init(width: width, height: height)
+        for y in 0..<height {
+            let row = (memory + y * pitch).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { self[x, y] = row[x] | 0xFF00_0000 }
+        }
+    }
+
     /// Copies `region` (default: all) into XRGB8888 memory whose rows are `pitch` bytes apart.
     public func copyXRGB8888(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil) {
         guard let r = clamped(region) else { return }

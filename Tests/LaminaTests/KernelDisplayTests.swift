@@ -61,16 +61,9 @@ struct KernelDisplayTests {
         defer { display.close() }
         let clock = SystemClock()
         let runtime = Runtime(display: display, clock: clock, background: .black, logger: KernelDisplay.quietLogger())
-        let layer = Layer()
-        layer.frame = Rect(x: 100, y: 100, width: 64, height: 64)
-        runtime.rootLayer.addSublayer(layer)
         var linkStamps: [(timestamp: Double, now: Double)] = []
-        _ = runtime.addDisplayLink { link in
+        _ = runtime.addFlickeringLayer(frame: Rect(x: 100, y: 100, width: 64, height: 64)) { link in
             linkStamps.append((link.timestamp, clock.now))
-            Transaction.begin()
-            Transaction.disableActions = true
-            layer.backgroundColor = Color(red: Double(linkStamps.count % 2), green: 0.5, blue: 0.5)
-            Transaction.commit()
         }
         #expect(runtime.run(exitAfter: 5.5, untilSettled: false) == .timeLimit)
         let flips = runtime.flipTimestamps
@@ -163,17 +156,8 @@ struct KernelDisplayTests {
         }
         let log = CapturedLog()
         let runtime = Runtime(display: display, clock: clock, background: .black, logger: log.logger())
-        let layer = Layer()
-        layer.frame = Rect(x: 10, y: 10, width: 20, height: 20)
-        runtime.rootLayer.addSublayer(layer)
         var linkCalls = 0
-        _ = runtime.addDisplayLink { _ in
-            linkCalls += 1
-            Transaction.begin()
-            Transaction.disableActions = true
-            layer.backgroundColor = Color(red: Double(linkCalls % 2), green: 0, blue: 1)
-            Transaction.commit()
-        }
+        _ = runtime.addFlickeringLayer(frame: Rect(x: 10, y: 10, width: 20, height: 20)) { _ in linkCalls += 1 }
         runtime.run(exitAfter: 0.5, untilSettled: false)
         #expect(display.isLit)
 

@@ -10,20 +10,13 @@ import Testing
 /// The display-issue robustness points on the dummy KMS device (display-input.md §3, §9).
 @Suite("Output robustness")
 struct OutputRobustnessTests {
-    /// A layer whose colour changes every frame, so every vblank needs a flip.
-    private func animate(_ runtime: Runtime) -> DisplayLink {
-        let layer = Layer()
-        layer.frame = Rect(x: 2, y: 2, width: 8, height: 8)
-        layer.backgroundColor = .white
-        runtime.rootLayer.addSublayer(layer)
-        var frame = 0
-        return runtime.addDisplayLink { _ in
-            frame += 1
-            Transaction.begin()
-            Transaction.disableActions = true
-            layer.backgroundColor = Color(red: Double(frame % 2), green: 0.5, blue: 0.25)
-            Transaction.commit()
-        }
+    /// Lets the runtime settle with `link` paused, then checks the scanned-out buffer holds
+    /// exactly the last drawn frame.
+    private func expectSettledOnShadow(_ rig: DummyDisplayRig, _ runtime: Runtime, pausing link: DisplayLink) throws {
+        link.isPaused = true
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(Pixels.differing(try #require(rig.device.framebufferImage(rig.display.frontFramebuffer)),
+                                 rig.display.shadow) == 0)
     }
 
     @Test("refused flips (EINVAL, EBUSY) are retried at the next vblank and logged once per run of failures")
@@ -31,7 +24,7 @@ struct OutputRobustnessTests {
         let rig = try DummyDisplayRig(width: 32, height: 32, refresh: 60, start: 0)
         let log = CapturedLog()
         let runtime = rig.makeRuntime(log: log)
-        let link = animate(runtime)
+        let link = runtime.addFlickeringLayer(frame: Rect(x: 2, y: 2, width: 8, height: 8))
         runtime.run(exitAfter: 0.1, untilSettled: false)
         let framesBefore = rig.device.completedFlips
         rig.device.failNextFlips = [KMSError.EINVAL, KMSError.EBUSY, KMSError.EINVAL, KMSError.EINVAL]
@@ -41,10 +34,7 @@ struct OutputRobustnessTests {
         #expect(log.count(containing: "page flips work again after 4 refused") == 1)
         // Each refusal costs one vblank: 30 vblanks in 0.5 s, four of them without a flip.
         #expect(rig.device.completedFlips - framesBefore == 30 - 4)
-        link.isPaused = true
-        #expect(runtime.run(untilSettled: true) == .settled)
-        #expect(Pixels.differing(try #require(rig.device.framebufferImage(rig.display.frontFramebuffer)),
-                                 rig.display.shadow) == 0)
+        try expectSettledOnShadow(rig, runtime, pausing: link)
     }
 
     @Test("losing DRM master pauses output without a crash; regaining it sets the mode again and repaints all")
@@ -52,7 +42,7 @@ struct OutputRobustnessTests {
         let rig = try DummyDisplayRig(width: 40, height: 30, refresh: 60, start: 0)
         let log = CapturedLog()
         let runtime = rig.makeRuntime(log: log)
-        let link = animate(runtime)
+        let link = runtime.addFlickeringLayer(frame: Rect(x: 2, y: 2, width: 8, height: 8))
         runtime.run(exitAfter: 0.1, untilSettled: false)
         #expect(rig.device.modesetCount == 1)
 
@@ -73,10 +63,7 @@ struct OutputRobustnessTests {
         #expect(rig.device.modesetCount == 2)
         #expect(rig.device.completedFlips > flipsWhilePaused + 20)
         #expect(log.count(containing: "DRM master regained") == 1)
-        link.isPaused = true
-        #expect(runtime.run(untilSettled: true) == .settled)
-        #expect(Pixels.differing(try #require(rig.device.framebufferImage(rig.display.frontFramebuffer)),
-                                 rig.display.shadow) == 0)
+        try expectSettledOnShadow(rig, runtime, pausing: link)
     }
 
     @Test("closing the display puts back the CRTC that was there before (the console's framebuffer)")
@@ -242,17 +229,7 @@ struct RepaintWindowTests {
         let runtime = rig.makeRuntime()
         runtime.repaintWindow = window
         runtime.repaintBudget = 0.004
-        let layer = Layer()
-        layer.frame = Rect(x: 0, y: 0, width: 8, height: 8)
-        runtime.rootLayer.addSublayer(layer)
-        var frame = 0
-        _ = runtime.addDisplayLink { _ in
-            frame += 1
-            Transaction.begin()
-            Transaction.disableActions = true
-            layer.backgroundColor = Color(red: Double(frame % 2), green: 0, blue: 0)
-            Transaction.commit()
-        }
+        _ = runtime.addFlickeringLayer(frame: Rect(x: 0, y: 0, width: 8, height: 8))
         // Down at vblank 30 + 2 ms, up five vblanks later, also 2 ms past a vblank.
         let script = try TouchScript(parsing: "at 0.502 tap 16,16 hold \(5.0 / 60)")
         runtime.addTouchSource(ScriptedTouchSource(script: script, start: 0))
@@ -276,17 +253,7 @@ struct RepaintWindowTests {
         let runtime = rig.makeRuntime()
         runtime.repaintWindow = true
         runtime.repaintBudget = 0.004
-        let layer = Layer()
-        layer.frame = Rect(x: 0, y: 0, width: 8, height: 8)
-        runtime.rootLayer.addSublayer(layer)
-        var calls = 0
-        let link = runtime.addDisplayLink { _ in
-            calls += 1
-            Transaction.begin()
-            Transaction.disableActions = true
-            layer.opacity = Double(calls % 2) * 0.5 + 0.5
-            Transaction.commit()
-        }
+        let link = runtime.addFlickeringLayer(frame: Rect(x: 0, y: 0, width: 8, height: 8))
         runtime.run(exitAfter: 1, untilSettled: false)
         #expect(rig.display.missedVBlanks == 0)
         let flips = runtime.flipTimestamps
