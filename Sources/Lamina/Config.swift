@@ -40,6 +40,12 @@ public struct LaminaConfig {
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
     /// Clockwise rotation of the picture on the panel: 0, 90, 180 or 270 degrees.
     public var rotation = 0
+    /// Seconds without a touch before the panel is blanked (DPMS off) until touched; nil
+    /// (`0` in the file) never blanks.
+    public var blankAfter: Double?
+    /// Whether frames start as late before the vblank as drawing allows: nil (`auto`) on a
+    /// real-time clock and off on a virtual one.
+    public var repaintWindow: Bool?
     public var scene = "elastic-field"
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
@@ -107,6 +113,10 @@ public struct LaminaConfig {
                                       reason: "\(rotation) is not 0, 90, 180 or 270")
                 }
                 config.rotation = Int(rotation)
+                let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
+                config.blankAfter = blankAfter > 0 ? blankAfter : nil
+                let window = try table.choice("repaint_window", default: "auto", allowed: ["auto", "on", "off"])
+                config.repaintWindow = window == "auto" ? nil : window == "on"
                 try table.rejectUnknownKeys()
             case "run":
                 config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)

@@ -90,6 +90,19 @@ public enum Daemon {
         }
     }
 
+    /// Follows VT switches on the muted VT (`VT_PROCESS`); failing that is logged, not fatal:
+    /// a lost master is then noticed on the next flip and retried once a second.
+    static func takeVTSwitching(path: String, logger: Logger) -> VTSwitching? {
+        switch VTSwitching.take(path: path) {
+        case .success(let switching):
+            logger.info("VT switches on \(path == "/proc/self/fd/0" ? "standard input" : path) drop and retake DRM master")
+            return switching
+        case .failure(let error):
+            logger.warning("cannot follow VT switches: \(error)")
+            return nil
+        }
+    }
+
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
     public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
@@ -112,14 +125,15 @@ public enum Daemon {
         if !display.isLit {
             logger.warning("no display connected\(config.connector.map { " on \($0)" } ?? ""): running on a virtual \(display.mode.width)x\(display.mode.height) output until one is plugged in")
         }
-        logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
+        logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz\(display.isLit ? ", " + backend.device.pageFlipMethod(crtc: display.crtc) : "")")
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
         runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
         // In real time, frames start as late before the vblank as drawing allows; a virtual
         // clock keeps them at the vblank, so its runs do not depend on the host's speed.
-        runtime.repaintWindow = !(backend.clock is VirtualClock)
+        runtime.repaintWindow = config.repaintWindow ?? !(backend.clock is VirtualClock)
+        runtime.blankAfter = config.blankAfter
         runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
         if let panel = display.connector.panelOrientation, panel != .normal {
             logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")
@@ -133,8 +147,13 @@ public enum Daemon {
             runtime.addTouchSource(ScriptedTouchSource(script: script, start: backend.clock.now))
             logger.info("replaying \(script.steps.count) scripted touch actions from \(config.touchScript ?? "")")
         }
+        // VT_PROCESS after SIGUSR2 is blocked for the signal descriptor (its default kills).
+        var vtSwitching: VTSwitching?
+        defer { vtSwitching?.restore() }
         if !(backend.clock is VirtualClock) {
             runtime.watchStopSignals()
+            vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }
+            runtime.vtSwitch = vtSwitching
             if recorder != nil {
                 logger.notice("recording in real time: PNG encoding shares the CPU with rendering and some vblanks may be missed; --clock virtual records every frame")
             }

@@ -28,10 +28,10 @@ public final class Runtime {
     public var recorder: FrameRecorder?
     public var logger: Logger
 
-    private var canvas: Canvas
+    var canvas: Canvas
     private var touchSources: [TouchSource] = []
-    private var vblankRequested = false
-    private var retryAt: Double?
+    var vblankRequested = false
+    var retryAt: Double?
     private var signals: SignalWatcher?
     private var stopRequested = false
     // Telemetry (RunStats).
@@ -74,7 +74,7 @@ public final class Runtime {
     /// Pixels redrawn over the run (the damage of every frame).
     public private(set) var damagedPixels = 0
     /// Page flips the device refused (logged and retried).
-    public private(set) var failedFlips = 0
+    public internal(set) var failedFlips = 0
     /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
     /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
     /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.
@@ -84,15 +84,31 @@ public final class Runtime {
     /// plus 1 ms, at least 2 ms. A budget of a whole frame or more draws at once.
     public var repaintBudget: Double?
     /// When the frame waiting in the repaint window is due, and the vblank it targets.
-    private var frameDueAt: (start: Double, target: Double)?
+    var frameDueAt: (start: Double, target: Double)?
 
     /// Flips refused since the last one that worked (one log line per run of failures).
-    private var failuresInARow = 0
+    var failuresInARow = 0
     /// True while DRM master is lost (VT switched away, or another client took the display):
     /// no frames are drawn; master is asked for again every `masterRetryInterval`.
-    public private(set) var isOutputPaused = false
+    public internal(set) var isOutputPaused = false
     /// How often a paused output asks for DRM master again.
     public var masterRetryInterval = 1.0
+    /// Answers the kernel's VT switch requests (`VT_PROCESS` mode) when Lamina owns a VT.
+    public var vtSwitch: VTSwitchAcknowledging?
+    /// True between a VT switch away and the return: master is dropped, nothing is drawn.
+    public internal(set) var isSwitchedAway = false
+
+    /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
+    /// touch; nil never blanks (the default: display-input.md §10).
+    public var blankAfter: Double?
+    /// The last touch event (or the start): idle blanking counts from here.
+    var lastInputTime: Double
+    /// While waking: the slots of the touches that woke the panel, swallowed until lifted.
+    var wakingTouches: Set<Int>?
+    /// Times the panel was blanked, and for how long in all.
+    public internal(set) var blankCount = 0
+    public internal(set) var blankedSeconds = 0.0
+    var blankedSince: Double?
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
@@ -118,7 +134,7 @@ public final class Runtime {
         (configured + (panel?.rotation ?? 0)) % 360
     }
 
-    private func placeRoot() {
+    func placeRoot() {
         let size = screenSize
         Transaction.begin()
         Transaction.disableActions = true
@@ -136,6 +152,7 @@ public final class Runtime {
         self.background = background
         self.logger = logger
         startTime = clock.now
+        lastInputTime = clock.now
         let root = Layer()
         root.name = "root"
         root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
@@ -156,8 +173,8 @@ public final class Runtime {
         touchSources.append(source)
     }
 
-    /// Stop cleanly on SIGINT / SIGTERM, and log the stats on SIGUSR1 (for a daemon in real
-    /// time).
+    /// Stop cleanly on SIGINT / SIGTERM, log the stats on SIGUSR1, and follow VT switch
+    /// requests on SIGUSR2 (for a daemon in real time).
     public func watchStopSignals() {
         signals = SignalWatcher()
     }
@@ -196,6 +213,7 @@ public final class Runtime {
             if let t = display.nextEventTime { candidates.append(t) }
             if let retryAt { candidates.append(retryAt) }
             if let frameDueAt { candidates.append(frameDueAt.start) }
+            if let blankDueAt { candidates.append(blankDueAt) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
@@ -221,8 +239,9 @@ public final class Runtime {
         }
     }
 
-    /// Nothing to draw, no link running, nothing in flight: the loop should sleep.
-    private var isQuiet: Bool { isIdle && !tree.needsFrame && !links.hasActiveLinks }
+    /// Nothing to draw, no link running (or the panel blanked), nothing in flight: the loop
+    /// should sleep.
+    private var isQuiet: Bool { isIdle && (display.isBlanked || !tree.needsFrame && !links.hasActiveLinks) }
 
     private func endIdle() {
         if let since = idleSince { idleSeconds += clock.now - since }
@@ -243,6 +262,7 @@ public final class Runtime {
         for source in touchSources {
             for event in source.events(upTo: now) {
                 workDone = true
+                guard admitTouch(event) else { continue }
                 if case .down = event.kind { touchCount += 1 }
                 pendingInputTimes.append(event.time)
                 dispatcher.dispatch(event)
@@ -251,7 +271,9 @@ public final class Runtime {
         commitIfNeeded()
         if let due = frameDueAt, now >= due.start {
             frameDueAt = nil
-            if tree.needsFrame && !display.isFlipPending && !isOutputPaused { renderFrame(targetTimestamp: due.target) }
+            if tree.needsFrame && !display.isFlipPending && !isOutputPaused && !display.isBlanked {
+                renderFrame(targetTimestamp: due.target)
+            }
         }
         if display.device.takeHotplug() {
             workDone = true
@@ -267,6 +289,7 @@ public final class Runtime {
             logger.error("reading display events failed: \(error)")
         }
         commitIfNeeded()
+        blankIfIdle(now: now)
         wakeIfNeeded()
     }
 
@@ -300,20 +323,20 @@ public final class Runtime {
 
     /// After idle: re-sync to the current vblank, run the links, draw if needed.
     private func wakeIfNeeded() {
-        guard isIdle, !isOutputPaused, tree.needsFrame || links.hasActiveLinks else { return }
+        guard isIdle, !isOutputPaused, !display.isBlanked, tree.needsFrame || links.hasActiveLinks else { return }
         if tree.needsFrame && pendingRequestTime == nil { pendingRequestTime = clock.now }
         do {
             let vblank = try display.resynchronize()
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
             produceFrame(after: vblank.timestamp)
         } catch {
-            logger.warning("cannot read the current vblank (\(error)); retrying in one frame")
-            retryAt = clock.now + display.frameDuration
+            outputRefused(error)
         }
     }
 
     private func produceFrame(after timestamp: Double) {
-        guard !display.isFlipPending, retryAt == nil, !isOutputPaused, frameDueAt == nil else { return }
+        blankIfIdle(now: clock.now)                  // between flips: an animation does not keep the panel on
+        guard !display.isFlipPending, retryAt == nil, !isOutputPaused, !display.isBlanked, frameDueAt == nil else { return }
         if tree.needsFrame {
             let target = timestamp + display.frameDuration
             if repaintWindow {
@@ -329,8 +352,7 @@ public final class Runtime {
                 try display.requestVBlank()
                 vblankRequested = true
             } catch {
-                logger.warning("cannot request a vblank event (\(error)); retrying in one frame")
-                retryAt = clock.now + display.frameDuration
+                outputRefused(error)
             }
         }
     }
@@ -373,66 +395,9 @@ public final class Runtime {
             pendingRequestTime = nil
             recorder?.record(display.shadow)
         } catch {
-            flipFailed(error)
+            outputRefused(error)
         }
         for callback in callbacks { callback() }
-    }
-
-    /// A refused flip: EBUSY / EINVAL are retried at the next vblank and logged once per run
-    /// of failures; EACCES means DRM master is gone, so output pauses until it comes back.
-    private func flipFailed(_ error: KMSError) {
-        tree.setNeedsCommit()
-        if error.isPermissionDenied {
-            isOutputPaused = true
-            logger.warning("lost DRM master (\(error)): output paused; asking for it again every \(masterRetryInterval) s")
-            retryAt = clock.now + masterRetryInterval
-            return
-        }
-        failedFlips += 1
-        failuresInARow += 1
-        if failuresInARow == 1 { logger.warning("page flip refused: \(error); retrying at the next vblank") }
-        retryAt = clock.now + display.frameDuration
-    }
-
-    /// A connector came or went: go dark on the virtual output, or light the new panel up
-    /// (a new size re-lays the root layer out) and repaint all of it.
-    private func handleHotplug() {
-        let change: Display.OutputChange
-        do {
-            change = try display.connectorsChanged()
-        } catch {
-            logger.error("a display was plugged in but cannot be lit: \(error); staying on the virtual output")
-            return
-        }
-        switch change {
-        case .unchanged:
-            return
-        case .wentDark:
-            logger.notice("display disconnected: running on a virtual \(display.mode.width)x\(display.mode.height) output until one is connected")
-        case .lit:
-            logger.notice("display connected: \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
-            if canvas.target !== display.shadow {
-                canvas = Canvas(target: display.shadow)
-                placeRoot()
-            }
-        }
-        vblankRequested = false
-        retryAt = nil
-        tree.setNeedsCommit()
-    }
-
-    /// Asks for DRM master again; with it, sets the mode again and repaints everything.
-    private func resumeOutput() {
-        do {
-            try display.reactivate()
-        } catch {
-            logger.debug("DRM master still unavailable: \(error)")
-            retryAt = clock.now + masterRetryInterval
-            return
-        }
-        isOutputPaused = false
-        logger.notice("DRM master regained: mode set again, repainting")
-        tree.setNeedsCommit()
     }
 
     private func wait(until next: Double?) {
@@ -451,6 +416,8 @@ public final class Runtime {
             for signal in signals.drain() {
                 if signal == SIGUSR1 {
                     if let onStatsRequest { onStatsRequest() } else { logger.info("stats: \(stats.summary)") }
+                } else if signal == VTSwitching.signal {
+                    if isSwitchedAway { returnFromVTSwitch() } else { switchAwayForVT() }
                 } else {
                     logger.info("stop requested by signal")
                     stopRequested = true

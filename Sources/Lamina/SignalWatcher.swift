@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLinux
 
-/// SIGINT, SIGTERM (stop) and SIGUSR1 (stats) as a readable descriptor (`signalfd`), so a stop request arrives
+/// SIGINT, SIGTERM (stop), SIGUSR1 (stats) and SIGUSR2 (VT switch requests) as a readable descriptor (`signalfd`), so a stop request arrives
 /// through the same `poll` as display and input events and the daemon can shut down
 /// cleanly (restore the CRTC, finish writing frames).
 final class SignalWatcher {
@@ -15,6 +15,7 @@ final class SignalWatcher {
         sigaddset(&mask, SIGINT)
         sigaddset(&mask, SIGTERM)
         sigaddset(&mask, SIGUSR1)
+        sigaddset(&mask, SIGUSR2)
         guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
         let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fd >= 0 else { return nil }

@@ -1,13 +1,15 @@
 import CDRM
+import LaminaRaster
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A DRM/KMS card driven through libdrm: dumb buffers, a legacy modeset
-/// (`drmModeSetCrtc`) and page flips with events (`drmModePageFlip`). One thin wrapper per
-/// C call; each returns a typed `KMSError` with the errno. Universal planes, atomic and
-/// writeback connectors are asked for at open: probe lists planes and atomic support, and
-/// the writeback connector reads the composed frame back.
+/// (`drmModeSetCrtc`) and page flips with events (atomic commits with damage clips where the
+/// kernel takes atomic, `drmModePageFlip` otherwise). One thin wrapper per C call; each
+/// returns a typed `KMSError` with the errno. Universal planes, atomic and writeback
+/// connectors are asked for at open: probe lists planes and atomic support, and the
+/// writeback connector reads the composed frame back.
 public final class DRMDevice: KMSDevice {
     public let path: String
     public let fd: Int32
@@ -19,6 +21,8 @@ public final class DRMDevice: KMSDevice {
     private var savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var savedConnector: UInt32?
     private var collected: [VBlankEvent] = []
+    /// Per CRTC, the primary plane atomic flips set (found after each modeset; nil: legacy).
+    private var flipPlanes: [UInt32: FlipPlane?] = [:]
     /// Created on first use: a daemon listens, `lamina probe` does not.
     private lazy var hotplugMonitor = HotplugMonitor()
 
@@ -221,10 +225,29 @@ public final class DRMDevice: KMSDevice {
         var info = try modeInfo(for: mode, connector: connector)
         var connectorID = connector
         let ret = drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connectorID, 1, &info)
+        flipPlanes[crtc] = nil                              // the modeset may have moved planes
         if ret != 0 { throw KMSError(call: "drmModeSetCrtc", errno: Self.errnoOf(ret)) }
     }
 
-    public func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError) {
+    /// The primary plane atomic flips use on `crtc`, looked up once per modeset.
+    private func flipPlane(crtc: UInt32) -> FlipPlane? {
+        guard supportsAtomic else { return nil }
+        if let known = flipPlanes[crtc] { return known }
+        let found = findFlipPlane(crtc: crtc)
+        flipPlanes[crtc] = .some(found)
+        return found
+    }
+
+    public func pageFlipMethod(crtc: UInt32) -> String {
+        guard let plane = flipPlane(crtc: crtc) else { return "legacy page flips" }
+        return plane.damageClipsProperty != nil ? "atomic page flips with FB_DAMAGE_CLIPS" : "atomic page flips"
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
+        if let plane = flipPlane(crtc: crtc) {
+            try atomicFlip(plane, framebuffer: framebuffer, damage: damage)
+            return
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let ret = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context)
         if ret != 0 { throw KMSError(call: "drmModePageFlip", errno: Self.errnoOf(ret)) }
@@ -283,6 +306,19 @@ public final class DRMDevice: KMSDevice {
         guard let state = drmModeGetCrtc(fd, crtc) else { throw KMSError(call: "drmModeGetCrtc", errno: errno) }
         defer { drmModeFreeCrtc(state) }
         return (state.pointee.buffer_id, state.pointee.mode_valid != 0 ? Self.mode(state.pointee.mode) : nil)
+    }
+
+    /// `drmModeConnectorSetProperty` on the connector's `DPMS` property.
+    public func setPower(_ on: Bool, connector: UInt32) throws(KMSError) {
+        let property = try propertyID(of: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), named: "DPMS")
+        let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        let ret = drmModeConnectorSetProperty(fd, connector, property, value)
+        if ret != 0 { throw KMSError(call: "drmModeConnectorSetProperty", errno: Self.errnoOf(ret), detail: "DPMS") }
+    }
+
+    /// The connector's `DPMS` value now (0 on … 3 off), for checks; readable without master.
+    public func powerState(connector: UInt32) -> UInt64? {
+        properties(of: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"]?.value
     }
 
     /// `drmDropMaster`: another client (the next VT) may take the display.

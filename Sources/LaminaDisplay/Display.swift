@@ -255,6 +255,7 @@ public final class Display {
         virtualOutput = nil
         forgetFlipState()
         try light()
+        isBlanked = false                                    // a new modeset lights the panel
         return .lit
     }
 
@@ -301,7 +302,9 @@ public final class Display {
             }
         }
         stale[back] = nil
-        try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer)
+        // The kernel's damage clip is this frame's change, not the buffer-age union.
+        let clip = damage.map { d -> Region in (max(d.x0, 0), max(d.y0, 0), min(d.x1, width), min(d.y1, height)) }
+        try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer, damage: clip)
         isFlipPending = true
         targetedSequence = lastVBlank.map { $0.sequence + 1 }
     }
@@ -364,13 +367,51 @@ public final class Display {
         }
     }
 
+    /// True while the output is blanked (`blank`): nothing is flipped until `unblank`.
+    public private(set) var isBlanked = false
+
+    /// Turns the panel off (DPMS off) after idle. Only between flips: the caller waits for a
+    /// pending flip first. While dark there is no panel to turn off, only the state.
+    public func blank() throws(KMSError) {
+        precondition(!isFlipPending, "blank after the pending flip has completed")
+        guard !isBlanked else { return }
+        if isLit { try device.setPower(false, connector: connector.id) }
+        isBlanked = true
+        if var virtual = virtualOutput {
+            virtual.pending = nil
+            virtualOutput = virtual
+        }
+        forgetFlipState()
+    }
+
+    /// Turns the panel back on showing the last frame; vblank tracking starts afresh.
+    public func unblank() throws(KMSError) {
+        guard isBlanked else { return }
+        if isLit { try device.setPower(true, connector: connector.id) }
+        isBlanked = false
+        forgetFlipState()
+    }
+
+    /// Lets go of the display for another client (a VT switch away): drops DRM master.
+    /// A flip in flight still completes and its event is still delivered.
+    public func deactivate() throws(KMSError) {
+        try device.dropMaster()
+    }
+
     /// Takes DRM master back and sets the mode again after another client had the display
     /// (a VT switch): that client may have changed the CRTC, so the whole frame is copied
     /// out again on the next `present`, and vblank tracking starts afresh.
     public func reactivate() throws(KMSError) {
         try device.acquireMaster()
+        try setModeAgain()
+    }
+
+    /// Sets the mode again showing the front buffer (flips keep being refused: something
+    /// else turned the CRTC off or changed it) and copies the whole frame out next time.
+    public func setModeAgain() throws(KMSError) {
         guard isLit else { return }
         try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
+        if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
         let whole: Region = (0, 0, width, height)
         stale = [whole, whole]
         forgetFlipState()

@@ -24,8 +24,10 @@ public final class DummyKMSDevice: KMSDevice {
     public var isMasterLost = false
     /// While true another client holds master: `acquireMaster` fails with EBUSY.
     public var isMasterHeldElsewhere = false
-    /// Whether the device offers atomic modesetting (probe reports it; flips are legacy).
+    /// Whether the device offers atomic modesetting (probe reports it, flips go atomic).
     public var supportsAtomic = true
+    /// Whether its primary plane takes `FB_DAMAGE_CLIPS` on atomic flips.
+    public var supportsDamageClips = true
     /// The planes it reports: a primary taking XRGB8888 and RGB565, and a cursor.
     public var planes = [KMSPlane(id: 33, kind: .primary, formats: ["XR24", "RG16"], possibleCRTCs: [31]),
                          KMSPlane(id: 34, kind: .cursor, formats: ["AR24"], possibleCRTCs: [31])]
@@ -35,6 +37,12 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var scanoutFramebuffer: UInt32?
     public private(set) var completedFlips = 0
     public private(set) var modesetCount = 0
+    /// True after `setPower(false)`: no vblanks, flips and vblank queries fail with EINVAL.
+    public private(set) var isPoweredOff = false
+    /// Times the output was turned off.
+    public private(set) var powerOffCount = 0
+    /// The damage clip each atomic flip carried (nil: the whole frame), in order.
+    public private(set) var flipDamage: [PixelBuffer.Region?] = []
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.
     public var consoleFramebuffer: UInt32?
@@ -151,11 +159,26 @@ public final class DummyKMSDevice: KMSDevice {
         scanoutFramebuffer = framebuffer
         pending.removeAll()
         modesetCount += 1
+        isPoweredOff = false
     }
 
-    public func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError) {
+    public func setPower(_ on: Bool, connector: UInt32) throws(KMSError) {
+        if isMasterLost { throw KMSError(call: "drmModeConnectorSetProperty", errno: KMSError.EACCES) }
+        guard let active, active.connector == connector else {
+            throw KMSError(call: "drmModeConnectorSetProperty", errno: KMSError.EINVAL)
+        }
+        if !on && !isPoweredOff { powerOffCount += 1 }      // pending events are sent at once
+        isPoweredOff = !on
+    }
+
+    public func pageFlipMethod(crtc: UInt32) -> String {
+        supportsAtomic ? (supportsDamageClips ? "atomic page flips with FB_DAMAGE_CLIPS" : "atomic page flips")
+            : "legacy page flips"
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
         if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: KMSError.EACCES) }
-        guard crtc == crtcID, let active, framebuffers[framebuffer] != nil else {
+        guard crtc == crtcID, let active, !isPoweredOff, framebuffers[framebuffer] != nil else {
             throw KMSError(call: "drmModePageFlip", errno: KMSError.EINVAL)
         }
         if pending.contains(where: { if case .flip = $0 { return true } else { return false } }) {
@@ -167,17 +190,18 @@ public final class DummyKMSDevice: KMSDevice {
         let sequence = nextVBlankSequence(after: clock.now, active) + UInt64(delayNextFlipByVBlanks)
         delayNextFlipByVBlanks = 0
         pending.append(.flip(framebuffer: framebuffer, sequence: sequence))
+        if supportsAtomic && supportsDamageClips { flipDamage.append(damage) }
     }
 
     public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
-        guard crtc == crtcID, let active else {
+        guard crtc == crtcID, let active, !isPoweredOff else {
             throw KMSError(call: "drmCrtcQueueSequence", errno: KMSError.EINVAL)
         }
         pending.append(.vblank(sequence: nextVBlankSequence(after: clock.now, active)))
     }
 
     public func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
-        guard crtc == crtcID, let active else {
+        guard crtc == crtcID, let active, !isPoweredOff else {
             throw KMSError(call: "drmCrtcGetSequence", errno: KMSError.EINVAL)
         }
         let sequence = nextVBlankSequence(after: clock.now, active) - 1
@@ -189,7 +213,7 @@ public final class DummyKMSDevice: KMSDevice {
     public var nextEventTime: Double? {
         if hotplugPending { return clock.now }
         guard let active, let first = pending.map(\.sequence).min() else { return nil }
-        return vblankTime(first, active)
+        return isPoweredOff ? clock.now : vblankTime(first, active)
     }
 
     private var hotplugPending = false
@@ -203,18 +227,20 @@ public final class DummyKMSDevice: KMSDevice {
     public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
         guard let active else { return }
         let now = clock.now
-        let due = pending.filter { vblankTime($0.sequence, active) <= now }.sorted { $0.sequence < $1.sequence }
-        pending.removeAll { vblankTime($0.sequence, active) <= now }
+        // Turning the output off completes whatever was pending, as the kernel does.
+        let isDue = { (event: Pending) in self.isPoweredOff || self.vblankTime(event.sequence, active) <= now }
+        let due = pending.filter(isDue).sorted { $0.sequence < $1.sequence }
+        pending.removeAll(where: isDue)
         for event in due {
             switch event {
             case .flip(let framebuffer, let sequence):
                 scanoutFramebuffer = framebuffer
                 completedFlips += 1
                 handler(VBlankEvent(kind: .pageFlip, crtc: crtcID, sequence: sequence,
-                                    timestamp: vblankTime(sequence, active)))
+                                    timestamp: min(now, vblankTime(sequence, active))))
             case .vblank(let sequence):
                 handler(VBlankEvent(kind: .sequence, crtc: crtcID, sequence: sequence,
-                                    timestamp: vblankTime(sequence, active)))
+                                    timestamp: min(now, vblankTime(sequence, active))))
             }
         }
     }

@@ -24,13 +24,22 @@ public protocol KMSDevice: AnyObject {
 
     /// `drmModeSetCrtc`: a blocking modeset showing `framebuffer` on `connector`.
     func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError)
-    /// `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`: shows `framebuffer` from the next
-    /// vblank. Throws EBUSY while a flip is pending on that CRTC.
-    func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(KMSError)
+    /// A page flip with an event (`DRM_MODE_PAGE_FLIP_EVENT`): shows `framebuffer` from the
+    /// next vblank. `damage` is what changed since the frame shown now (nil: everything),
+    /// passed to the kernel as `FB_DAMAGE_CLIPS` where the plane takes it. Throws EBUSY while
+    /// a flip is pending on that CRTC.
+    func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError)
+    /// How flips are made on `crtc` (atomic with damage clips, atomic, legacy), for the log.
+    func pageFlipMethod(crtc: UInt32) -> String
     /// `drmCrtcQueueSequence` (relative 1): an event at the next vblank, without a flip.
     func queueVBlankEvent(crtc: UInt32) throws(KMSError)
     /// The latest vblank of `crtc` (`drmCrtcGetSequence`): to re-sync after idle.
     func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double)
+
+    /// Turns the output on or off without a new mode (the connector's `DPMS` property: on
+    /// `DRM_MODE_DPMS_ON`, off `DRM_MODE_DPMS_OFF`; on an atomic driver the kernel turns
+    /// this into the CRTC's `ACTIVE`). While off there are no vblanks and flips fail.
+    func setPower(_ on: Bool, connector: UInt32) throws(KMSError)
 
     /// A descriptor that polls readable when events are pending (nil: use `nextEventTime`).
     var eventDescriptor: Int32? { get }

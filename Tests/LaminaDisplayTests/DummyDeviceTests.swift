@@ -30,9 +30,9 @@ struct DummyDeviceTests {
         let device = rig.device
         let crtc = rig.display.crtc
         rig.clock.advance(by: 0.005)                                       // between vblanks 0 and 1
-        try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer)
+        try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer, damage: nil)
         #expect(throws: KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY)) {
-            try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer)
+            try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer, damage: nil)
         }
         #expect(device.nextEventTime == 10.02)
         var events: [VBlankEvent] = []

@@ -51,6 +51,7 @@ struct ConfigTests {
         #expect(config.dummyMode.width == 800 && config.dummyMode.height == 480)
         #expect(abs(config.dummyMode.refreshRate - 60) < 0.01)
         #expect(config.background.hexString == "#102030")
+        #expect(config.blankAfter == 300 && config.repaintWindow == false)
         #expect(config.touchScript == fixture("tap.touch"))
         let field = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"),
                                                     screen: .init(width: 800, height: 480))
@@ -74,6 +75,8 @@ struct ConfigTests {
     @Test("bad values name the field and why", arguments: [
         ("[display]\nbackend = \"x11\"", "display.backend", "not one of"),
         ("[display]\ndummy_mode = \"big\"", "display.dummy_mode", "WIDTHxHEIGHT@HZ"),
+        ("[display]\nblank_after = -5", "display.blank_after", "out of range"),
+        ("[display]\nrepaint_window = \"maybe\"", "display.repaint_window", "not one of"),
         ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
         ("[run]\nexit_after = -1", "run.exit_after", "out of range"),
         ("[run]\nexit_after = \"soon\"", "run.exit_after", "expected a number"),

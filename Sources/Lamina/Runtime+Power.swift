@@ -1,0 +1,70 @@
+import Foundation
+import LaminaDisplay
+import LaminaInput
+
+/// Idle blanking (display-input.md §10): after `blankAfter` seconds without a touch the panel
+/// is turned off (DPMS), no frames are drawn and no vblank wakes the loop; a touch turns it
+/// back on, and the touch sequence that woke it is swallowed until every finger has lifted,
+/// so it cannot press a button the user could not see.
+extension Runtime {
+    /// When the panel is due to blank, for the loop's timeout (nil: never, already dark, or
+    /// a flip is in flight, whose event wakes the loop anyway).
+    var blankDueAt: Double? {
+        guard let blankAfter, !display.isBlanked, !isOutputPaused, !display.isFlipPending else { return nil }
+        return lastInputTime + blankAfter
+    }
+
+    /// Blanks the panel when the idle time is up and no flip is in flight.
+    func blankIfIdle(now: Double) {
+        guard let due = blankDueAt, now >= due else { return }
+        do {
+            try display.blank()
+        } catch {
+            logger.warning("cannot blank the display: \(error); trying again after another idle period")
+            lastInputTime = now
+            return
+        }
+        frameDueAt = nil
+        vblankRequested = false
+        retryAt = nil
+        blankCount += 1
+        blankedSince = now
+        logger.info("display blanked after \(String(format: "%g", blankAfter!)) s without a touch")
+    }
+
+    /// Passes a touch event on, or takes it to wake the panel: true when the dispatcher
+    /// should get it. A touch going down on a blanked panel wakes it; it and every touch
+    /// down with it are swallowed until all have lifted.
+    func admitTouch(_ event: TouchEvent) -> Bool {
+        if isSwitchedAway { return false }                          // another VT has the screen
+        lastInputTime = clock.now
+        if display.isBlanked {
+            guard case .down = event.kind else { return false }     // stray motion on a dark panel
+            wake()
+            wakingTouches = []
+        }
+        guard var waking = wakingTouches else { return true }
+        switch event.kind {
+        case .down(let slot, _): waking.insert(slot)
+        case .up(let slot), .cancel(let slot): waking.remove(slot)
+        case .motion, .frame: break
+        }
+        wakingTouches = waking.isEmpty ? nil : waking
+        return false
+    }
+
+    /// Turns the panel on showing the last frame; the next frame (animations moved on while
+    /// dark) follows at once.
+    private func wake() {
+        do {
+            try display.unblank()
+        } catch {
+            logger.warning("cannot turn the display back on: \(error)")
+            return
+        }
+        if let since = blankedSince { blankedSeconds += clock.now - since }
+        blankedSince = nil
+        logger.info("display woken by a touch (the waking touch is not delivered)")
+        tree.setNeedsCommit()
+    }
+}
