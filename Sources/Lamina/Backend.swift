@@ -24,6 +24,7 @@ public enum Backends {
         if choice == .dummy { return dummy(config: config, logger: logger) }
         switch DRMDevice.openFirstUsable() {
         case .success(let device):
+            device.prefersLegacyFlips = config.legacyPageFlips
             logger.info("backend: drm on \(device.name)")
             return OpenedBackend(device: device, clock: SystemClock(), isDummy: false)
         case .failure(let error) where choice == .drm:

@@ -40,6 +40,9 @@ public struct LaminaConfig {
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
     /// Clockwise rotation of the picture on the panel: 0, 90, 180 or 270 degrees.
     public var rotation = 0
+    /// Page flips through legacy `drmModePageFlip` even where the driver takes atomic
+    /// commits (`page_flips = "legacy"`).
+    public var legacyPageFlips = false
     /// Seconds without a touch before the panel is blanked (DPMS off) until touched; nil
     /// (`0` in the file) never blanks.
     public var blankAfter: Double?
@@ -113,6 +116,7 @@ public struct LaminaConfig {
                                       reason: "\(rotation) is not 0, 90, 180 or 270")
                 }
                 config.rotation = Int(rotation)
+                config.legacyPageFlips = try table.choice("page_flips", default: "auto", allowed: ["auto", "legacy"]) == "legacy"
                 let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
                 config.blankAfter = blankAfter > 0 ? blankAfter : nil
                 let window = try table.choice("repaint_window", default: "auto", allowed: ["auto", "on", "off"])

@@ -68,18 +68,23 @@ public final class VTSwitching: VTSwitchAcknowledging {
         close(fd)
     }
 
-    /// Switches the console to VT `number` and waits until it is shown (`VT_ACTIVATE`,
-    /// `VT_WAITACTIVE` on `console`), as `chvt` does: for tests and tools.
-    public static func activate(_ number: Int, console: String = "/dev/tty0") -> KMSError? {
+    /// Asks the console to switch to VT `number` (`VT_ACTIVATE` on `console`, as `chvt`
+    /// does, without waiting: a VT in `VT_PROCESS` mode switches when its owner allows).
+    public static func activate(_ number: Int, console: String = "/dev/tty0") throws(KMSError) {
         let fd = open(console, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return KMSError(call: "open", errno: errno, detail: console) }
+        guard fd >= 0 else { throw KMSError(call: "open", errno: errno, detail: console) }
         defer { close(fd) }
         guard lamina_ioctl_value(fd, UInt(VT_ACTIVATE), UInt(number)) == 0 else {
-            return KMSError(call: "VT_ACTIVATE", errno: errno)
+            throw KMSError(call: "VT_ACTIVATE", errno: errno)
         }
-        guard lamina_ioctl_value(fd, UInt(VT_WAITACTIVE), UInt(number)) == 0 else {
-            return KMSError(call: "VT_WAITACTIVE", errno: errno)
-        }
-        return nil
+    }
+
+    /// The VT shown now (`VT_GETSTATE`), or nil without a console.
+    public static func activeVT(console: String = "/dev/tty0") -> Int? {
+        let fd = open(console, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var state = vt_stat()
+        return ioctl(fd, UInt(VT_GETSTATE), &state) == 0 ? Int(state.v_active) : nil
     }
 }

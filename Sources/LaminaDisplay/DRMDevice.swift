@@ -229,9 +229,15 @@ public final class DRMDevice: KMSDevice {
         if ret != 0 { throw KMSError(call: "drmModeSetCrtc", errno: Self.errnoOf(ret)) }
     }
 
+    /// Flip with `drmModePageFlip` even where atomic is supported (`display.page_flips`):
+    /// an escape hatch for a driver whose atomic path misbehaves.
+    public var prefersLegacyFlips = false {
+        didSet { flipPlanes.removeAll() }
+    }
+
     /// The primary plane atomic flips use on `crtc`, looked up once per modeset.
     private func flipPlane(crtc: UInt32) -> FlipPlane? {
-        guard supportsAtomic else { return nil }
+        guard supportsAtomic, !prefersLegacyFlips else { return nil }
         if let known = flipPlanes[crtc] { return known }
         let found = findFlipPlane(crtc: crtc)
         flipPlanes[crtc] = .some(found)

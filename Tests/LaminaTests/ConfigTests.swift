@@ -51,7 +51,7 @@ struct ConfigTests {
         #expect(config.dummyMode.width == 800 && config.dummyMode.height == 480)
         #expect(abs(config.dummyMode.refreshRate - 60) < 0.01)
         #expect(config.background.hexString == "#102030")
-        #expect(config.blankAfter == 300 && config.repaintWindow == false)
+        #expect(config.blankAfter == 300 && config.repaintWindow == false && config.legacyPageFlips)
         #expect(config.touchScript == fixture("tap.touch"))
         let field = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"),
                                                     screen: .init(width: 800, height: 480))
