@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "LaminaDisplay",
             dependencies: [
-                "LaminaGeometry", "LaminaRaster", "CDRM", "CUdev",
+                "LaminaGeometry", "LaminaRaster", "CDRM", "CUdev", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput"]),
@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"], exclude: ["Fixtures"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport", "CLinux"]),
         .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"]),
         .testTarget(
             name: "LaminaTests",

@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <linux/fb.h>
 
 /// ioctl with an integer argument (Swift cannot call the variadic form with a value).
 static inline int lamina_ioctl_value(int fd, unsigned long request, unsigned long value) {

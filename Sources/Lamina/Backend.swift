@@ -7,6 +7,8 @@ public struct OpenedBackend {
     public var clock: MonotonicClock
     /// True for the in-memory device.
     public var isDummy: Bool
+    /// The format the device scans out whatever the config says (a framebuffer device's).
+    public var format: PixelFormat? = nil
 }
 
 /// Why no display backend could be opened.
@@ -18,10 +20,17 @@ public struct BackendError: Error, CustomStringConvertible {
 }
 
 public enum Backends {
-    /// Opens the chosen backend. `auto` tries DRM cards first and, when none can be used,
-    /// falls back to the dummy display and says why.
+    /// Opens the chosen backend. `auto` tries DRM cards first, then the framebuffer device,
+    /// and when neither can be used falls back to the dummy display and says why.
     public static func open(_ choice: BackendChoice, config: LaminaConfig, logger: Logger) throws(BackendError) -> OpenedBackend {
-        if choice == .dummy { return dummy(config: config, logger: logger) }
+        switch choice {
+        case .dummy:
+            return dummy(config: config, logger: logger)
+        case .fbdev:
+            return try fbdev(config: config, logger: logger)
+        case .drm, .auto:
+            break
+        }
         switch DRMDevice.openFirstUsable() {
         case .success(let device):
             device.prefersLegacyFlips = config.legacyPageFlips
@@ -30,9 +39,28 @@ public enum Backends {
         case .failure(let error) where choice == .drm:
             throw BackendError(reason: "no usable DRM device: \(error.detail)")
         case .failure(let error):
-            logger.notice("no usable DRM device (\(error.detail)); using the dummy display")
-            return dummy(config: config, logger: logger)
+            logger.notice("no usable DRM device (\(error.detail)); trying the framebuffer device \(config.fbdevPath)")
+            do {
+                return try fbdev(config: config, logger: logger)
+            } catch {
+                logger.notice("\(error.reason); using the dummy display")
+                return dummy(config: config, logger: logger)
+            }
         }
+    }
+
+    private static func fbdev(config: LaminaConfig, logger: Logger) throws(BackendError) -> OpenedBackend {
+        let device: FBDevDevice
+        do {
+            device = try FBDevDevice(path: config.fbdevPath, clock: SystemClock())
+        } catch {
+            throw BackendError(reason: "no usable framebuffer device: \(error)")
+        }
+        if device.format != config.format {
+            logger.notice("\(config.fbdevPath) is \(device.format.rawValue): drawing in that format (display.format says \(config.format.rawValue))")
+        }
+        logger.info("backend: fbdev on \(device.name), \(device.mode.width)x\(device.mode.height) \(device.format.rawValue), \(device.isDoubleBuffered ? "double buffered by panning" : "single buffered")")
+        return OpenedBackend(device: device, clock: device.clock, isDummy: false, format: device.format)
     }
 
     private static func dummy(config: LaminaConfig, logger: Logger) -> OpenedBackend {

@@ -4,10 +4,13 @@ import LaminaGeometry
 
 /// Which display backend to run on.
 public enum BackendChoice: String, Sendable, CaseIterable {
-    /// A DRM card when one can be opened, else the dummy display (and say so).
+    /// A DRM card when one can be opened, else the framebuffer device, else the dummy
+    /// display (and say so).
     case auto
     /// A DRM card; failing to open one is an error.
     case drm
+    /// The Linux framebuffer device (`display.fbdev`), for boards without KMS.
+    case fbdev
     /// The in-memory KMS device: no display needed.
     case dummy
 }
@@ -40,6 +43,8 @@ public struct LaminaConfig {
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
     /// Clockwise rotation of the picture on the panel: 0, 90, 180 or 270 degrees.
     public var rotation = 0
+    /// The framebuffer device for `backend = fbdev` (and `auto` without a DRM card).
+    public var fbdevPath = "/dev/fb0"
     /// Page flips through legacy `drmModePageFlip` even where the driver takes atomic
     /// commits (`page_flips = "legacy"`).
     public var legacyPageFlips = false
@@ -116,6 +121,11 @@ public struct LaminaConfig {
                                       reason: "\(rotation) is not 0, 90, 180 or 270")
                 }
                 config.rotation = Int(rotation)
+                config.fbdevPath = try table.string("fbdev", default: config.fbdevPath)
+                guard config.fbdevPath.hasPrefix("/dev/") else {
+                    throw ConfigError(file: path, field: "display.fbdev", line: entries["fbdev"]?.line,
+                                      reason: "'\(config.fbdevPath)' is not a /dev path")
+                }
                 config.legacyPageFlips = try table.choice("page_flips", default: "auto", allowed: ["auto", "legacy"]) == "legacy"
                 let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
                 config.blankAfter = blankAfter > 0 ? blankAfter : nil

@@ -16,7 +16,7 @@ public final class ConsoleMute {
     private var restored = false
 
     /// Opens the VT at `path` and mutes it; nil (with the reason) when it is not a VT.
-    static func mute(path: String) -> Result<ConsoleMute, KMSError> {
+    public static func mute(path: String) -> Result<ConsoleMute, KMSError> {
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return .failure(KMSError(call: "open", errno: errno, detail: path)) }
         var mode: Int32 = 0, keyboard: Int32 = 0
@@ -44,7 +44,7 @@ public final class ConsoleMute {
     deinit { restore() }
 
     /// Puts the console's display and keyboard modes back. Safe to call twice.
-    func restore() {
+    public func restore() {
         guard !restored else { return }
         restored = true
         _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(savedKeyboard))

@@ -115,7 +115,7 @@ public enum Daemon {
         do {
             // No connector is not fatal: run dark on a virtual output and light up on hotplug.
             display = try Display(device: backend.device, connectorName: config.connector, mode: config.mode,
-                                  format: config.format, virtualMode: config.dummyMode, clock: backend.clock)
+                                  format: backend.format ?? config.format, virtualMode: config.dummyMode, clock: backend.clock)
         } catch {
             throw BackendError(reason: "cannot bring up the display: \(error)")
         }

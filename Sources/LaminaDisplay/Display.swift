@@ -74,18 +74,14 @@ public final class Display {
     private var virtualOutput: VirtualVBlanks?
     private let clock: MonotonicClock?
 
-    /// A vblank grid on a clock: `epoch + k · period`, and the one event pending on it.
+    /// The virtual output's vblanks, and the one event pending on them.
     private struct VirtualVBlanks {
-        var epoch: Double
-        var period: Double
+        var grid: VBlankGrid
         var pending: (kind: VBlankEvent.Kind, sequence: UInt64)?
 
-        func time(_ sequence: UInt64) -> Double { epoch + Double(sequence) * period }
-        func next(after now: Double) -> UInt64 {
-            var k = UInt64(max(0, ((now - epoch) / period).rounded(.down))) + 1
-            while time(k) <= now { k += 1 }
-            return k
-        }
+        init(epoch: Double, period: Double) { grid = VBlankGrid(epoch: epoch, period: period) }
+        func time(_ sequence: UInt64) -> Double { grid.time(sequence) }
+        func next(after now: Double) -> UInt64 { grid.next(after: now) }
     }
 
     /// True while a connector is lit; false on the virtual output.

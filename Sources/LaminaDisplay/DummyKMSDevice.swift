@@ -55,8 +55,7 @@ public final class DummyKMSDevice: KMSDevice {
     private struct ActiveCRTC {
         var mode: KMSMode
         var connector: UInt32
-        var epoch: Double
-        var period: Double
+        var vblanks: VBlankGrid
     }
 
     private enum Pending {
@@ -155,7 +154,7 @@ public final class DummyKMSDevice: KMSDevice {
         guard crtc == crtcID, framebuffers[framebuffer] != nil,
               let c = connectors.first(where: { $0.id == connector }), c.isConnected, c.modes.contains(mode)
         else { throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EINVAL) }
-        active = ActiveCRTC(mode: mode, connector: connector, epoch: clock.now, period: 1 / mode.refreshRate)
+        active = ActiveCRTC(mode: mode, connector: connector, vblanks: VBlankGrid(epoch: clock.now, period: 1 / mode.refreshRate))
         scanoutFramebuffer = framebuffer
         pending.removeAll()
         modesetCount += 1
@@ -271,31 +270,13 @@ public final class DummyKMSDevice: KMSDevice {
         guard let fb = framebuffers[id], let allocation = allocations[fb.handle] else { return nil }
         let b = allocation.buffer
         let memory = allocation.memory.baseAddress!
-        if fb.format == .xrgb8888 {
-            return PixelBuffer(xrgb8888: memory, pitch: b.pitch, width: b.width, height: b.height)
+        switch fb.format {
+        case .xrgb8888: return PixelBuffer(xrgb8888: memory, pitch: b.pitch, width: b.width, height: b.height)
+        case .rgb565: return PixelBuffer(rgb565: memory, pitch: b.pitch, width: b.width, height: b.height)
         }
-        let image = PixelBuffer(width: b.width, height: b.height)
-        for y in 0..<b.height {
-            let row = (memory + y * b.pitch).assumingMemoryBound(to: UInt16.self)
-            for x in 0..<b.width {
-                let v = UInt32(row[x])
-                let r = (v >> 11) & 31, g = (v >> 5) & 63, bl = v & 31
-                image[x, y] = 0xFF00_0000 | ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (bl << 3 | bl >> 2)
-            }
-        }
-        return image
     }
 
-    private func vblankTime(_ sequence: UInt64, _ active: ActiveCRTC) -> Double {
-        active.epoch + Double(sequence) * active.period
-    }
+    private func vblankTime(_ sequence: UInt64, _ active: ActiveCRTC) -> Double { active.vblanks.time(sequence) }
 
-    private func nextVBlankSequence(after time: Double, _ active: ActiveCRTC) -> UInt64 {
-        let elapsed = max(0, time - active.epoch)
-        var k = UInt64((elapsed / active.period).rounded(.down)) + 1
-        // Guard against rounding putting vblank k at or before `time`.
-        while vblankTime(k, active) <= time { k += 1 }
-        while k > 1 && vblankTime(k - 1, active) > time { k -= 1 }
-        return k
-    }
+    private func nextVBlankSequence(after time: Double, _ active: ActiveCRTC) -> UInt64 { active.vblanks.next(after: time) }
 }

@@ -20,6 +20,21 @@ extension PixelBuffer {
         }
     }
 
+    /// An opaque image read back from RGB565 memory whose rows are `pitch` bytes apart, each
+    /// channel widened to 8 bits by bit replication: the inverse of `copyRGB565` up to its
+    /// dithering, for read-back and checks.
+    public convenience init(rgb565 memory: UnsafeRawPointer, pitch: Int, width: Int, height: Int) {
+        self.init(width: width, height: height)
+        for y in 0..<height {
+            let row = (memory + y * pitch).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<width {
+                let v = UInt32(row[x])
+                let r = (v >> 11) & 31, g = (v >> 5) & 63, b = v & 31
+                self[x, y] = 0xFF00_0000 | ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (b << 3 | b >> 2)
+            }
+        }
+    }
+
     /// Copies `region` (default: all) into XRGB8888 memory whose rows are `pitch` bytes apart.
     public func copyXRGB8888(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil) {
         guard let r = clamped(region) else { return }

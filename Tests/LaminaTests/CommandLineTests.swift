@@ -57,6 +57,29 @@ struct CommandLineTests {
         #expect(result.stderr.contains("bad.touch:2: line 2:"), "\(result.stderr)")
     }
 
+    @Test("backend fbdev without the framebuffer device exits 69 naming it")
+    func fbdevMissing() throws {
+        let path = NSTemporaryDirectory() + "lamina-fbdev-\(UUID().uuidString).toml"
+        try "[display]\nbackend = \"fbdev\"\nfbdev = \"/dev/lamina-no-fb\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run(["run", "--config", path])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2 (/dev/lamina-no-fb)"), "\(result.stderr)")
+    }
+
+    @Test("auto with no DRM card and no framebuffer device falls back to the dummy display and says why",
+          .enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has /dev/dri"))
+    func autoFallsBack() throws {
+        let path = NSTemporaryDirectory() + "lamina-auto-\(UUID().uuidString).toml"
+        try "[display]\nbackend = \"auto\"\nfbdev = \"/dev/lamina-no-fb\"\nclock = \"virtual\"\n[run]\nexit_after = 0.5\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run(["run", "--config", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("trying the framebuffer device /dev/lamina-no-fb"))
+        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2 (/dev/lamina-no-fb); using the dummy display"))
+    }
+
     @Test("the dummy run taps the field, writes frames and a contact sheet, and ends settled")
     func dummyRun() throws {
         let out = NSTemporaryDirectory() + "lamina-frames-\(UUID().uuidString)"
