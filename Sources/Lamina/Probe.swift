@@ -2,7 +2,7 @@ import Foundation
 import LaminaDisplay
 
 /// What `lamina probe` reports: every display card with its connectors (status, modes) and
-/// CRTCs, and the input devices the kernel lists.
+/// CRTCs, the framebuffer devices, and the input devices the kernel lists.
 public struct ProbeReport: Codable, Sendable {
     public struct Mode: Codable, Sendable {
         public var name: String
@@ -52,16 +52,61 @@ public struct ProbeReport: Codable, Sendable {
         }
     }
 
+    /// A framebuffer device (`/dev/fbN`), for the fbdev backend.
+    public struct Framebuffer: Codable, Sendable {
+        public var path: String
+        /// Why it could not be read, when it could not.
+        public var error: String?
+        public var driver: String?
+        public var width: Int?, height: Int?
+        public var format: String?
+        /// True when its memory holds two screens, so Lamina can pan between them where the
+        /// driver allows (else it draws in place).
+        public var twoScreens: Bool?
+
+        public init(path: String, error: String? = nil, driver: String? = nil, width: Int? = nil, height: Int? = nil,
+                    format: String? = nil, twoScreens: Bool? = nil) {
+            self.path = path
+            self.error = error
+            self.driver = driver
+            self.width = width
+            self.height = height
+            self.format = format
+            self.twoScreens = twoScreens
+        }
+
+        /// Opens `path` and reads its mode and format, changing nothing (no virtual size
+        /// asked for: a daemon may be showing on it).
+        public static func probe(path: String) -> Framebuffer {
+            do {
+                let device = try FBDevDevice(path: path, clock: SystemClock(), allowPanning: false)
+                return Framebuffer(path: path, driver: device.driverName, width: device.mode.width, height: device.mode.height,
+                                   format: device.format.rawValue, twoScreens: device.hasMemoryForTwoScreens)
+            } catch {
+                return Framebuffer(path: path, error: "\(error)")
+            }
+        }
+
+        /// `/dev/fb0`, `/dev/fb1`, … that exist, in order.
+        public static func paths(directory: String = "/dev") -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }
+                .sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { "\(directory)/\($0)" }
+        }
+    }
+
     public struct InputDevice: Codable, Sendable {
         public var path: String
         public var name: String
     }
 
     public var cards: [Card]
+    public var framebuffers: [Framebuffer]
     public var inputDevices: [InputDevice]
 
-    public init(cards: [Card], inputDevices: [InputDevice]) {
+    public init(cards: [Card], framebuffers: [Framebuffer] = [], inputDevices: [InputDevice]) {
         self.cards = cards
+        self.framebuffers = framebuffers
         self.inputDevices = inputDevices
     }
 
@@ -110,6 +155,14 @@ public struct ProbeReport: Codable, Sendable {
                     lines.append(String(format: "    %@ %dx%d @ %.3f Hz%@", m.name, m.width, m.height, m.refreshHz,
                                         m.preferred ? " (preferred)" : ""))
                 }
+            }
+        }
+        for fb in framebuffers {
+            if let error = fb.error {
+                lines.append("\(fb.path): \(error)")
+            } else {
+                lines.append("\(fb.path) (\(fb.driver ?? "?"), fbdev): \(fb.width ?? 0)x\(fb.height ?? 0) \(fb.format ?? "?"), "
+                             + (fb.twoScreens == true ? "memory for two screens (panned)" : "memory for one screen (single buffered)"))
             }
         }
         lines.append(inputDevices.isEmpty ? "no input devices" : "input devices:")

@@ -20,6 +20,8 @@ public final class FBDevDevice: KMSDevice {
     public let mode: KMSMode
     /// True when the two buffers are panned between; false: one buffer, drawn in place.
     public let isDoubleBuffered: Bool
+    /// The driver's memory holds two screens (it can pan if it also takes the virtual size).
+    public let hasMemoryForTwoScreens: Bool
     public let clock: MonotonicClock
 
     private let pitch: Int
@@ -77,7 +79,8 @@ public final class FBDevDevice: KMSDevice {
         pitch = Int(fixed.line_length)
         memory = UnsafeMutableRawBufferPointer(start: base, count: length)
         driverName = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        isDoubleBuffered = allowPanning && info.yres_virtual >= 2 * info.yres && length >= 2 * height * pitch
+        hasMemoryForTwoScreens = length >= 2 * height * pitch
+        isDoubleBuffered = allowPanning && info.yres_virtual >= 2 * info.yres && hasMemoryForTwoScreens
         current = info
         mode = Self.mode(info)
     }

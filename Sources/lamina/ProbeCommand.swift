@@ -4,11 +4,11 @@ import Lamina
 import LaminaDisplay
 
 /// `lamina probe`: what this machine offers Lamina — cards, connectors and their modes,
-/// CRTCs, input devices — as text or JSON.
+/// CRTCs, framebuffer devices, input devices — as text or JSON.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "List display cards (connectors, modes, CRTCs) and input devices.",
+        abstract: "List display cards (connectors, modes, CRTCs), framebuffer devices and input devices.",
         discussion: "With --backend dummy the dummy display is listed as a card too (what tests and machines without a display use).")
 
     @Flag(name: .long, help: "Print JSON.")
@@ -30,7 +30,8 @@ struct ProbeCommand: ParsableCommand {
             guard backend == "dummy" else { throw ValidationError("--backend takes dummy") }
             cards.append(ProbeReport.card(path: "dummy", device: DummyKMSDevice(clock: VirtualClock())))
         }
-        let report = ProbeReport(cards: cards, inputDevices: ProbeReport.inputDevices())
+        let framebuffers = ProbeReport.Framebuffer.paths().map { ProbeReport.Framebuffer.probe(path: $0) }
+        let report = ProbeReport(cards: cards, framebuffers: framebuffers, inputDevices: ProbeReport.inputDevices())
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -52,6 +52,11 @@ struct KernelDisplayTests {
         #expect(card.writebackConnector != nil)
         #expect(card.planes.contains { $0.kind == .primary && $0.formats.contains("XR24") && $0.formats.contains("RG16") })
         #expect(card.planes.contains { $0.kind == .cursor })
+        // vkms's fbdev emulation, with two screens of memory in the VM.
+        let framebuffer = try #require(report.framebuffers.first { $0.path == "/dev/fb0" })
+        #expect(framebuffer.error == nil && framebuffer.driver == "vkmsdrmfb")
+        #expect(framebuffer.width == 1024 && framebuffer.height == 768 && framebuffer.format == "xrgb8888")
+        #expect(framebuffer.twoScreens == true)
     }
 
     @Test("flips run at 50–65 Hz for 5 s and every display-link timestamp is a flip's kernel timestamp")

@@ -26,6 +26,12 @@ struct ProbeTests {
         let text = ProbeReport(cards: [card], inputDevices: inputs).text
         #expect(text.contains("Virtual-1: connected") && text.contains("@ 60.000 Hz (preferred)"))
         #expect(ProbeReport(cards: [], inputDevices: []).text.contains("no display cards"))
+        let framebuffers = [ProbeReport.Framebuffer(path: "/dev/fb0", driver: "simplefb", width: 800, height: 480,
+                                                    format: "rgb565", twoScreens: false),
+                            ProbeReport.Framebuffer.probe(path: "/dev/lamina-no-fb")]
+        let withFB = ProbeReport(cards: [], framebuffers: framebuffers, inputDevices: []).text
+        #expect(withFB.contains("/dev/fb0 (simplefb, fbdev): 800x480 rgb565, memory for one screen (single buffered)"))
+        #expect(withFB.contains("/dev/lamina-no-fb: open failed: errno 2"))
     }
 
     @Test("the command prints JSON that decodes back")
