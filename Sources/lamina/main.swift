@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Configuration file (TOML).")
     var config: String?
 
-    @Option(name: .long, help: "Display backend: auto, drm or dummy.")
+    @Option(name: .long, help: "Display backend: auto, drm, fbdev or dummy.")
     var backend: BackendChoice?
 
     @Option(name: .long, help: "Dummy display pacing: realtime or virtual.")
