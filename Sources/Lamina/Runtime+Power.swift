@@ -24,6 +24,7 @@ extension Runtime {
             lastInputTime = now
             return
         }
+        workDone = true
         frameDueAt = nil
         vblankRequested = false
         retryAt = nil

@@ -54,7 +54,7 @@ public final class Runtime {
     /// Per flip in flight, the wake-up request it answers.
     private var requestsInFlight: [Double?] = []
     /// Set by anything `step` handled (input, a display event, a frame).
-    private var workDone = false
+    var workDone = false
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
