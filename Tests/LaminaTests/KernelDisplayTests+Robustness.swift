@@ -75,16 +75,8 @@ extension KernelDisplayTests {
         // Master is free: this process takes it and shows a frame of its own, as the next
         // VT's compositor would.
         try device.acquireMaster()
-        let resources = try device.resources()
-        let connector = try #require(resources.connectors.first { $0.isConnected })
-        let mode = try #require(connector.modes.first { $0.width == 800 && $0.height == 600 })
-        let crtc = try #require(connector.possibleCRTCs.first)
-        let buffer = try device.createDumbBuffer(width: 800, height: 600, bitsPerPixel: 32)
-        let memory = try device.mapDumbBuffer(buffer)
-        defer { device.destroyDumbBuffer(buffer, mapping: memory) }
-        let framebuffer = try device.addFramebuffer(buffer, format: .xrgb8888)
-        defer { device.removeFramebuffer(framebuffer) }
-        try device.setCRTC(crtc, framebuffer: framebuffer, connector: connector.id, mode: mode)
+        let own = try OtherClientFrame(device: device)
+        let (crtc, framebuffer) = (own.crtc, own.framebuffer)
         try device.dropMaster()
 
         try VTSwitching.activate(1)

@@ -29,6 +29,34 @@ enum KernelDisplay {
     }
 }
 
+/// An 800x600 frame of this process's own (a 0x5A pattern) on the connected connector's
+/// CRTC, as another DRM client would show; needs DRM master; freed on deinit.
+final class OtherClientFrame {
+    let device: DRMDevice
+    let crtc: UInt32
+    let mode: KMSMode
+    let framebuffer: UInt32
+    private let buffer: DumbBuffer
+    private let memory: UnsafeMutableRawBufferPointer
+
+    init(device: DRMDevice) throws {
+        self.device = device
+        let connector = try #require(try device.resources().connectors.first { $0.isConnected })
+        mode = try #require(connector.modes.first { $0.width == 800 && $0.height == 600 })
+        crtc = try #require(connector.possibleCRTCs.first)
+        buffer = try device.createDumbBuffer(width: 800, height: 600, bitsPerPixel: 32)
+        memory = try device.mapDumbBuffer(buffer)
+        memory.initializeMemory(as: UInt8.self, repeating: 0x5A)
+        framebuffer = try device.addFramebuffer(buffer, format: .xrgb8888)
+        try device.setCRTC(crtc, framebuffer: framebuffer, connector: connector.id, mode: mode)
+    }
+
+    deinit {
+        device.removeFramebuffer(framebuffer)
+        device.destroyDumbBuffer(buffer, mapping: memory)
+    }
+}
+
 /// Lamina against the kernel's own DRM/KMS (vkms in the VM): probe, vblank-paced flips
 /// driving the display link, the composed frame read back through writeback, and the CRTC
 /// restored after SIGTERM. Serialized: only one client can be DRM master.
@@ -112,17 +140,8 @@ struct KernelDisplayTests {
         // This process sets up a CRTC of its own (800x600, a test pattern), then lets go of
         // DRM master so the daemon can take the display.
         let device = try DRMDevice(path: KernelDisplay.card)
-        let resources = try device.resources()
-        let connector = try #require(resources.connectors.first { $0.isConnected })
-        let mode = try #require(connector.modes.first { $0.width == 800 && $0.height == 600 })
-        let crtc = try #require(connector.possibleCRTCs.first)
-        let buffer = try device.createDumbBuffer(width: 800, height: 600, bitsPerPixel: 32)
-        let memory = try device.mapDumbBuffer(buffer)
-        defer { device.destroyDumbBuffer(buffer, mapping: memory) }
-        memory.initializeMemory(as: UInt8.self, repeating: 0x5A)
-        let framebuffer = try device.addFramebuffer(buffer, format: .xrgb8888)
-        defer { device.removeFramebuffer(framebuffer) }
-        try device.setCRTC(crtc, framebuffer: framebuffer, connector: connector.id, mode: mode)
+        let own = try OtherClientFrame(device: device)
+        let (crtc, framebuffer, mode) = (own.crtc, own.framebuffer, own.mode)
         try device.dropMaster()
 
         let listener = try NotifySocketListener()
