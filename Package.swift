@@ -63,7 +63,7 @@ let package = Package(
             ]),
         .target(
             name: "LaminaTestSupport",
-            dependencies: ["LaminaDisplay", "LaminaInput", "LaminaRaster", "Lamina"]),
+            dependencies: ["LaminaDisplay", "LaminaInput", "LaminaRaster", "Lamina", "CLinux"]),
 
         // Tests, one target per module.
         .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),

@@ -7,9 +7,19 @@
 #include <linux/kd.h>
 #include <linux/vt.h>
 #include <linux/fb.h>
+#include <linux/uinput.h>
 
 /// ioctl with an integer argument (Swift cannot call the variadic form with a value).
 static inline int lamina_ioctl_value(int fd, unsigned long request, unsigned long value) {
     return ioctl(fd, request, value);
 }
+/// uinput's ioctl numbers (built with _IOW / _IO, which Swift cannot import).
+static inline unsigned long lamina_ui_set_evbit(void) { return UI_SET_EVBIT; }
+static inline unsigned long lamina_ui_set_keybit(void) { return UI_SET_KEYBIT; }
+static inline unsigned long lamina_ui_set_absbit(void) { return UI_SET_ABSBIT; }
+static inline unsigned long lamina_ui_set_propbit(void) { return UI_SET_PROPBIT; }
+static inline unsigned long lamina_ui_dev_setup(void) { return UI_DEV_SETUP; }
+static inline unsigned long lamina_ui_abs_setup(void) { return UI_ABS_SETUP; }
+static inline unsigned long lamina_ui_dev_create(void) { return UI_DEV_CREATE; }
+static inline unsigned long lamina_ui_dev_destroy(void) { return UI_DEV_DESTROY; }
 #endif

@@ -60,6 +60,16 @@ public struct LaminaConfig {
     /// Stop after this many seconds; nil runs until the script is done and everything has
     /// settled (dummy backend) or forever (a real display).
     public var exitAfter: Double?
+    /// Where touches come from: `auto` reads libinput on a real display (not on the dummy),
+    /// `libinput` always, `none` never.
+    public var inputSource = "auto"
+    /// The libinput seat (udev backend) when `inputDevices` is empty.
+    public var inputSeat = "seat0"
+    /// Device nodes for libinput's path backend (no hotplug); empty uses the seat.
+    public var inputDevices: [String] = []
+    /// A touch calibration matrix, libinput's convention (`LIBINPUT_CALIBRATION_MATRIX`):
+    /// six numbers a b c d e f mapping normalised x, y to (ax + by + c, dx + ey + f).
+    public var calibration: [Float]?
     /// Per-scene tables, by scene name, for the scene to read.
     public var sceneTables: [String: SettingsTable] = [:]
 
@@ -132,6 +142,25 @@ public struct LaminaConfig {
                 let window = try table.choice("repaint_window", default: "auto", allowed: ["auto", "on", "off"])
                 config.repaintWindow = window == "auto" ? nil : window == "on"
                 try table.rejectUnknownKeys()
+            case "input":
+                config.inputSource = try table.choice("source", default: "auto", allowed: ["auto", "libinput", "none"])
+                config.inputSeat = try table.string("seat", default: "seat0")
+                let devices = try table.string("devices", default: "")
+                config.inputDevices = devices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                if let bad = config.inputDevices.first(where: { !$0.hasPrefix("/dev/") }) {
+                    throw ConfigError(file: path, field: "input.devices", line: entries["devices"]?.line,
+                                      reason: "'\(bad)' is not a /dev path")
+                }
+                let matrix = try table.string("calibration", default: "")
+                if !matrix.isEmpty {
+                    let numbers = matrix.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Float($0) }
+                    guard numbers.count == 6, matrix.split(whereSeparator: { $0 == " " || $0 == "," }).count == 6 else {
+                        throw ConfigError(file: path, field: "input.calibration", line: entries["calibration"]?.line,
+                                          reason: "'\(matrix)' is not six numbers a b c d e f")
+                    }
+                    config.calibration = numbers
+                }
+                try table.rejectUnknownKeys()
             case "run":
                 config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
                 let script = try table.string("touch_script", default: "")
@@ -149,7 +178,7 @@ public struct LaminaConfig {
             default:
                 guard let scene = sceneTableNames[name] else {
                     throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
-                                      reason: "unknown table (known: display, run, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                                      reason: "unknown table (known: display, input, run, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
                 }
                 config.sceneTables[scene] = table
             }

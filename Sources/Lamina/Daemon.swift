@@ -1,5 +1,6 @@
 import Foundation
 import LaminaDisplay
+import LaminaGeometry
 import LaminaInput
 import Logging
 
@@ -103,6 +104,22 @@ public enum Daemon {
         }
     }
 
+    /// Reads touches, the mouse and keys through libinput; without it (no permission, no
+    /// udev) the display still runs, and the log says why there is no touch.
+    static func openInput(_ config: LaminaConfig, runtime: Runtime, logger: Logger) {
+        let backend: LibinputSource.Backend = config.inputDevices.isEmpty ? .seat(config.inputSeat) : .devices(config.inputDevices)
+        do {
+            let source = try LibinputSource(backend: backend, panelSize: Size(width: Double(runtime.display.width),
+                                                                               height: Double(runtime.display.height)),
+                                            calibration: config.calibration, log: { logger.info("\($0)") })
+            runtime.addTouchSource(source)
+            let where_ = config.inputDevices.isEmpty ? "seat \(config.inputSeat)" : config.inputDevices.joined(separator: ", ")
+            logger.info("input: libinput on \(where_), \(source.devices.count) devices")
+        } catch {
+            logger.warning("no touch input: \(error)")
+        }
+    }
+
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
     public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
@@ -141,6 +158,9 @@ public enum Daemon {
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
+        if config.inputSource == "libinput" || (config.inputSource == "auto" && !backend.isDummy) {
+            openInput(config, runtime: runtime, logger: logger)
+        }
         // The config's script drives the dummy display; one named on the command line is
         // replayed on any backend (a scripted check of a real panel without a finger).
         if let script, backend.isDummy || options.touchScript != nil {

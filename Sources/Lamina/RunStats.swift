@@ -41,6 +41,8 @@ public struct RunStats: Codable, Sendable {
     /// that changes nothing waits for the next frame there is).
     public var inputToFlipMs: Percentiles?
     public var touches: Int
+    /// Gestures recognized, by kind (`tap`, `pan`, `longPress`, `pinch`, `rotation`, `swipe`).
+    public var gestures: [String: Int] = [:]
     /// Time with nothing to draw, no link running and nothing in flight, and the loop's
     /// wake-ups during it that found nothing to do (no input, no display event; the goal is
     /// none).
@@ -66,6 +68,9 @@ public struct RunStats: Codable, Sendable {
         parts.append("\(failedFlips) failed flips")
         if let renderMs { parts.append(String(format: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
         if let inputToFlipMs { parts.append(String(format: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
+        if touches > 0 || !gestures.isEmpty {
+            parts.append("\(touches) touches" + gestures.sorted { $0.key < $1.key }.map { ", \($0.value) \($0.key)" }.joined())
+        }
         if let frameRequestToFlipMs { parts.append(String(format: "request→flip p50 %.1f ms", frameRequestToFlipMs.p50)) }
         if let wakeUpsPerIdleSecond { parts.append(String(format: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
         if let idleCPUMsPerSecond { parts.append(String(format: "%.3f ms CPU per idle second", idleCPUMsPerSecond)) }
@@ -101,7 +106,7 @@ extension Runtime {
             flipIntervalJitterMs: jitter, flipIntervalMaxDeviationMs: deviation,
             missedVBlanks: display.missedVBlanks, failedFlips: failedFlips,
             renderMs: RunStats.Percentiles(zip(rasterTimes, presentTimes).map { $0 + $1 }),
-            inputToFlipMs: RunStats.Percentiles(inputLatencies), touches: touchCount,
+            inputToFlipMs: RunStats.Percentiles(inputLatencies), touches: touchCount, gestures: dispatcher.recognizedGestures,
             idleSeconds: idle, idleWakeUps: idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(idleWakeUps) / idle : nil,
             cpuSeconds: Runtime.processCPUTime() - startCPU,
             idleCPUMsPerSecond: idle > 0 ? (idleCPUSeconds + (idleCPUStart.map { Runtime.processCPUTime() - $0 } ?? 0)) * 1000 / idle : nil,

@@ -1,4 +1,6 @@
 import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
 import LaminaRaster
 
 /// Keeping the output alive: refused flips, lost DRM master, connectors coming and going
@@ -57,6 +59,7 @@ extension Runtime {
             if canvas.target !== display.shadow {
                 canvas = Canvas(target: display.shadow)
                 placeRoot()
+                for source in inputSources { source.panelSize = Size(width: Double(display.width), height: Double(display.height)) }
             }
         }
         vblankRequested = false
@@ -80,6 +83,7 @@ extension Runtime {
         } catch {
             logger.warning("cannot drop DRM master for the VT switch: \(error)")
         }
+        inputSources.forEach { $0.suspend() }                // the next VT's owner reads them
         vtSwitch?.allowSwitchAway()
         logger.notice("VT switched away: DRM master dropped, output paused")
     }
@@ -91,6 +95,7 @@ extension Runtime {
         guard isSwitchedAway else { return }
         isSwitchedAway = false
         vtSwitch?.acknowledgeReturn()
+        inputSources.forEach { $0.resume() }
         lastInputTime = clock.now
         resumeOutput()
     }
@@ -109,4 +114,6 @@ extension Runtime {
         tree.setNeedsCommit()
     }
 
+    /// The libinput sources among the touch sources.
+    var inputSources: [LibinputSource] { touchSources.compactMap { $0 as? LibinputSource } }
 }

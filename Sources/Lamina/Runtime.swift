@@ -29,7 +29,7 @@ public final class Runtime {
     public var logger: Logger
 
     var canvas: Canvas
-    private var touchSources: [TouchSource] = []
+    var touchSources: [TouchSource] = []
     var vblankRequested = false
     var retryAt: Double?
     private var signals: SignalWatcher?
@@ -142,6 +142,8 @@ public final class Runtime {
         tree.root.position = Point(x: Double(display.width) / 2, y: Double(display.height) / 2)
         tree.root.transform = Transform3D(rotationAngle: Double(rotation) * .pi / 180, x: 0, y: 0, z: 1)
         Transaction.commit()
+        let root = tree.root
+        dispatcher.panelToLogical = { root.convertFromSuperlayer($0) ?? $0 }
     }
 
     /// A runtime on `display`, reading time from `clock` (a `VirtualClock` for tests and
@@ -197,7 +199,7 @@ public final class Runtime {
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
         isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches
-            && touchSources.allSatisfy(\.isExhausted) && display.nextEventTime == nil
+            && touchSources.allSatisfy(\.isSettled) && display.nextEventTime == nil
     }
 
     /// Runs the loop. On a `VirtualClock` time jumps from one event to the next.

@@ -39,11 +39,19 @@ open class GestureRecognizer {
         [2, 2], [2, 3], [2, 4],          // changed → changed | ended | cancelled
     ]
 
+    /// What kind of gesture this recognizes, for telemetry (`tap`, `pan`, …).
+    open var kind: String { "custom" }
+    /// Told when the recognizer leaves `possible` for a recognized state (the dispatcher
+    /// counts gestures by kind).
+    var onRecognition: ((GestureRecognizer) -> Void)?
+
     /// Moves to `newState` and runs the action where rule 81 says it runs.
     public func transition(to newState: State) {
         precondition(Self.legalTransitions.contains([state.rawValue, newState.rawValue]),
                      "illegal gesture transition \(state) → \(newState)")
+        let wasPossible = state == .possible
         state = newState
+        if wasPossible && (newState == .began || newState == .ended) { onRecognition?(self) }
         if newState != .failed { action(self) }
     }
 
@@ -68,6 +76,7 @@ open class GestureRecognizer {
 /// A single tap (`UITapGestureRecognizer`, rule 83): fails if the finger moves more than
 /// 10 pt or a second finger lands; recognized when the finger lifts.
 public final class TapGestureRecognizer: GestureRecognizer {
+    public override var kind: String { "tap" }
     /// How far a tapping finger may move, in points (**[Lamina choice]** 10 pt).
     public static let allowableMovement = 10.0
     private var start: Point?
@@ -98,6 +107,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
 /// (**[Lamina choice]**), with the translation rebased to that point; reports the cumulative
 /// translation and the least-squares velocity (rule 85).
 public final class PanGestureRecognizer: GestureRecognizer {
+    public override var kind: String { "pan" }
     public static let threshold = 10.0
     private var start: Point?
     private var origin: Point?

@@ -10,7 +10,10 @@ import LaminaLayers
 /// slot) is reported and dropped; it never stops dispatch.
 public final class TouchDispatcher {
     public let tree: LayerTree
-    /// Maps panel pixels to logical points (rotation and scale land here).
+    /// Maps panel pixels to the root layer's (upright, logical) space: the display
+    /// rotation lands here, so touch locations, translations and velocities are in the
+    /// same axes the scene is laid out in. Hit testing uses the panel position itself (the
+    /// root's superlayer space).
     public var panelToLogical: (Point) -> Point = { $0 }
     /// Where dropped events are reported.
     public var report: (String) -> Void = { _ in }
@@ -20,6 +23,8 @@ public final class TouchDispatcher {
     /// Events dispatched and dropped, for status lines and tests.
     public private(set) var dispatchedEvents = 0
     public private(set) var droppedEvents = 0
+    /// Gestures recognized so far, by kind (`tap`, `pan`, …).
+    public private(set) var recognizedGestures: [String: Int] = [:]
 
     public init(tree: LayerTree) {
         self.tree = tree
@@ -28,6 +33,7 @@ public final class TouchDispatcher {
     /// Attaches `recognizer` to `layer` (a model layer).
     public func addGestureRecognizer(_ recognizer: GestureRecognizer, to layer: Layer) {
         recognizer.layer = layer
+        recognizer.onRecognition = { [weak self] r in self?.recognizedGestures[r.kind, default: 0] += 1 }
         recognizers.append((layer, recognizer))
     }
 
@@ -35,7 +41,8 @@ public final class TouchDispatcher {
         recognizers.removeAll { $0.recognizer === recognizer }
     }
 
-    /// The model layer under `point` (root coordinates) in the last presented frame.
+    /// The model layer under `point` (panel pixels: the root's superlayer space) in the last
+    /// presented frame.
     public func hitTest(_ point: Point) -> Layer? {
         tree.root.presentation()?.hitTest(point)?.model()
     }
@@ -45,7 +52,7 @@ public final class TouchDispatcher {
         case .down(let slot, let position):
             guard touches[slot] == nil else { return drop("touch down on slot \(slot), which is already down") }
             let location = panelToLogical(position)
-            let layer = hitTest(location)
+            let layer = hitTest(position)
             let touch = Touch(slot: slot, location: location, timestamp: event.time, layer: layer)
             let interested = recognizersFor(layer)
             touches[slot] = (touch, interested)

@@ -28,8 +28,9 @@ public protocol TouchSource: AnyObject {
     var eventDescriptor: Int32? { get }
     /// When the next event is due, for sources without a descriptor; nil when none is left.
     var nextEventTime: Double? { get }
-    /// True when the source will never produce another event.
-    var isExhausted: Bool { get }
+    /// True when a run waiting for everything to settle may end here: a script with nothing
+    /// left, a live device with no finger down.
+    var isSettled: Bool { get }
     /// Every event due at or before `time`, in order.
     func events(upTo time: Double) -> [TouchEvent]
 }

@@ -165,6 +165,7 @@ public final class ScriptedTouchSource: TouchSource {
     public var eventDescriptor: Int32? { nil }
     public var nextEventTime: Double? { index < pending.count ? pending[index].time : nil }
     public var isExhausted: Bool { index >= pending.count }
+    public var isSettled: Bool { isExhausted }
 
     public func events(upTo time: Double) -> [TouchEvent] {
         var due: [TouchEvent] = []

@@ -68,6 +68,11 @@ extension Layer {
         return unproject(inRoot, through: transformToRoot())
     }
 
+    /// Converts a point from the superlayer's space into this layer's (for the root: from
+    /// the panel into the upright screen the root lays out), through the plane z = 0.
+    public func convertFromSuperlayer(_ point: Point) -> Point? {
+        unproject(point, through: transformToSuperlayer())
+    }
 
     /// The deepest visible descendant (or self) containing `p`, given in the **superlayer's**
     /// coordinates (rule 57). Hidden layers and layers with opacity < 0.01 are skipped;
