@@ -55,6 +55,8 @@ public final class Runtime {
     private var requestsInFlight: [Double?] = []
     /// Set by anything `step` handled (input, a display event, a frame).
     var workDone = false
+    /// Receives every key press and release from libinput (text entry is built on it).
+    public var keyHandler: ((KeyEvent) -> Void)?
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
@@ -268,6 +270,13 @@ public final class Runtime {
                 if case .down = event.kind { touchCount += 1 }
                 pendingInputTimes.append(event.time)
                 dispatcher.dispatch(event)
+            }
+        }
+        for source in inputSources {
+            for key in source.takeKeyEvents() {
+                workDone = true
+                lastInputTime = now
+                keyHandler?(key)
             }
         }
         commitIfNeeded()
