@@ -200,7 +200,7 @@ public final class Runtime {
 
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
-        isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches
+        isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches && dispatcher.nextDeadline == nil
             && touchSources.allSatisfy(\.isSettled) && display.nextEventTime == nil
     }
 
@@ -218,6 +218,7 @@ public final class Runtime {
             if let retryAt { candidates.append(retryAt) }
             if let frameDueAt { candidates.append(frameDueAt.start) }
             if let blankDueAt { candidates.append(blankDueAt) }
+            if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
@@ -271,6 +272,10 @@ public final class Runtime {
                 pendingInputTimes.append(event.time)
                 dispatcher.dispatch(event)
             }
+        }
+        if let deadline = dispatcher.nextDeadline, now >= deadline {
+            workDone = true
+            dispatcher.advance(to: now)                 // a long press begins, a multi-tap window closes
         }
         for source in inputSources {
             for key in source.takeKeyEvents() {

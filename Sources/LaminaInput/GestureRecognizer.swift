@@ -1,12 +1,38 @@
 import LaminaGeometry
 import LaminaLayers
 
-/// Turns touches on a layer into a gesture (`UIGestureRecognizer`, rule 81).
+/// What a gesture recognizer's owner may decide (`UIGestureRecognizerDelegate`, rule 82).
+/// Every method has the UIKit default.
+public protocol GestureRecognizerDelegate: AnyObject {
+    /// False makes the recognizer fail instead of beginning or recognizing.
+    func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool
+    /// True on either delegate lets both recognize on the same touches.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool
+    /// False hides that touch from the recognizer.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
+    /// True keeps `recognizer` from recognizing until `other` has failed.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool
+    /// True keeps `other` from recognizing until `recognizer` has failed.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool
+}
+
+extension GestureRecognizerDelegate {
+    public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool { true }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
+}
+
+/// Turns touches on a layer into a gesture (`UIGestureRecognizer`, rules 81–82).
 ///
 /// Discrete gestures go possible → recognized (= ended) or failed; continuous ones go
 /// possible → began → changed* → ended or cancelled, or possible → failed. The action runs
-/// for began, changed, ended and cancelled. After its touches end the recognizer resets to
-/// possible. An illegal transition is a programmer error and traps.
+/// for began, changed, ended and cancelled. A recognition that must wait for other
+/// recognizers to fail (`require(toFail:)`, the delegate) is held in possible until they
+/// fail (then it happens) or one of them recognizes (then this one fails). After its touches
+/// end the recognizer resets to possible. An illegal transition is a programmer error and
+/// traps.
 open class GestureRecognizer {
     /// `UIGestureRecognizer.State` raw values.
     public enum State: Int, Sendable {
@@ -16,15 +42,29 @@ open class GestureRecognizer {
 
     public private(set) var state: State = .possible
     public var isEnabled = true
+    public weak var delegate: GestureRecognizerDelegate?
+    /// On recognition, the touches it tracks are cancelled for the layer's touch handlers
+    /// (UIKit's default, true).
+    public var cancelsTouchesInView = true
     /// The layer the recognizer is attached to.
     public internal(set) weak var layer: Layer?
     private let action: (GestureRecognizer) -> Void
     /// The touches this recognizer is tracking.
     public internal(set) var touches: [Touch] = []
+    /// Recognizers that must fail before this one may recognize.
+    private var failureRequirements: [WeakRecognizer] = []
+    /// A recognition waiting for `failureRequirements` (began or ended).
+    var heldRecognition: State?
 
     public init(action: @escaping (GestureRecognizer) -> Void) {
         self.action = action
     }
+
+    /// What kind of gesture this recognizes, for telemetry (`tap`, `pan`, …).
+    open var kind: String { "custom" }
+    /// Told when the recognizer leaves `possible` for a recognized state (the dispatcher
+    /// counts gestures and cancels touches in the view).
+    var onRecognition: ((GestureRecognizer) -> Void)?
 
     /// The centroid of the tracked touches in `layer`'s coordinates (nil: the root's).
     public func location(in layer: Layer?) -> Point {
@@ -33,36 +73,82 @@ open class GestureRecognizer {
         return sum * (1 / Double(touches.count))
     }
 
+    public var numberOfTouches: Int { touches.count }
+
+    /// Keeps this recognizer from recognizing until `other` has failed (`require(toFail:)`).
+    public func require(toFail other: GestureRecognizer) {
+        failureRequirements.append(WeakRecognizer(other))
+    }
+
+    /// Whether this recognizer waits for `other` to fail: `require(toFail:)` or either
+    /// delegate says so.
+    func mustWait(for other: GestureRecognizer) -> Bool {
+        failureRequirements.contains { $0.recognizer === other }
+            || delegate?.gestureRecognizer(self, shouldRequireFailureOf: other) == true
+            || other.delegate?.gestureRecognizer(other, shouldBeRequiredToFailBy: self) == true
+    }
+
     static let legalTransitions: Set<[Int]> = [
         [0, 1], [0, 3], [0, 5],          // possible → began | recognized | failed
         [1, 2], [1, 3], [1, 4],          // began → changed | ended | cancelled
         [2, 2], [2, 3], [2, 4],          // changed → changed | ended | cancelled
     ]
 
-    /// What kind of gesture this recognizes, for telemetry (`tap`, `pan`, …).
-    open var kind: String { "custom" }
-    /// Told when the recognizer leaves `possible` for a recognized state (the dispatcher
-    /// counts gestures by kind).
-    var onRecognition: ((GestureRecognizer) -> Void)?
+    /// The recognizers this one must wait for that are engaged in the current touches and
+    /// have not failed (the dispatcher provides them; none outside a dispatcher).
+    var pendingRequirements: () -> [GestureRecognizer] = { [] }
 
-    /// Moves to `newState` and runs the action where rule 81 says it runs.
+    /// Moves to `newState` and runs the action where rule 81 says it runs. Leaving possible
+    /// for a recognized state asks the delegate first (false → failed) and is held while a
+    /// recognizer this one must wait for has not failed yet.
     public func transition(to newState: State) {
         precondition(Self.legalTransitions.contains([state.rawValue, newState.rawValue]),
                      "illegal gesture transition \(state) → \(newState)")
+        if state == .possible && (newState == .began || newState == .ended) {
+            if delegate?.gestureRecognizerShouldBegin(self) == false {
+                state = .failed
+                return
+            }
+            if !pendingRequirements().isEmpty {
+                heldRecognition = newState
+                return
+            }
+        }
+        apply(newState)
+    }
+
+    private func apply(_ newState: State) {
         let wasPossible = state == .possible
         state = newState
         if wasPossible && (newState == .began || newState == .ended) { onRecognition?(self) }
         if newState != .failed { action(self) }
     }
 
+    /// Resolves a held recognition: it happens now, or the recognizer fails.
+    func releaseHeldRecognition(recognize: Bool) {
+        guard let held = heldRecognition, state == .possible else { return }
+        heldRecognition = nil
+        if recognize { apply(held) } else { apply(.failed) }
+    }
+
     /// True once the recognizer has left `possible` for a recognized state.
     public var hasRecognized: Bool { state == .began || state == .changed || state == .ended }
+
+    /// True while it cannot be reset: a recognition held, or a timer still running.
+    var isAwaiting: Bool { state == .possible && (heldRecognition != nil || deadline != nil) }
 
     /// Back to possible, ready for the next touch sequence.
     open func reset() {
         state = .possible
+        heldRecognition = nil
         touches.removeAll()
     }
+
+    /// When `advance(to:)` must next be called (a long press's duration, a multi-tap
+    /// window), or nil.
+    open var deadline: Double? { nil }
+    /// Time passed without a touch event: timers fire here.
+    open func advance(to time: Double) {}
 
     open func touchesBegan(_ touches: [Touch], at time: Double) {}
     open func touchesMoved(_ touches: [Touch], at time: Double) {}
@@ -73,105 +159,8 @@ open class GestureRecognizer {
     }
 }
 
-/// A single tap (`UITapGestureRecognizer`, rule 83): fails if the finger moves more than
-/// 10 pt or a second finger lands; recognized when the finger lifts.
-public final class TapGestureRecognizer: GestureRecognizer {
-    public override var kind: String { "tap" }
-    /// How far a tapping finger may move, in points (**[Lamina choice]** 10 pt).
-    public static let allowableMovement = 10.0
-    private var start: Point?
-
-    public override func touchesBegan(_ touches: [Touch], at time: Double) {
-        guard state == .possible else { return }
-        if self.touches.count > 1 { transition(to: .failed); return }
-        start = start ?? touches.first?.location
-    }
-
-    public override func touchesMoved(_ touches: [Touch], at time: Double) {
-        guard state == .possible, let start, let touch = touches.first else { return }
-        if touch.location.distance(to: start) > Self.allowableMovement { transition(to: .failed) }
-    }
-
-    public override func touchesEnded(_ touches: [Touch], at time: Double) {
-        guard state == .possible else { return }
-        transition(to: .recognized)
-    }
-
-    public override func reset() {
-        super.reset()
-        start = nil
-    }
-}
-
-/// A drag (`UIPanGestureRecognizer`, rule 84): begins once the finger has moved 10 pt
-/// (**[Lamina choice]**), with the translation rebased to that point; reports the cumulative
-/// translation and the least-squares velocity (rule 85).
-public final class PanGestureRecognizer: GestureRecognizer {
-    public override var kind: String { "pan" }
-    public static let threshold = 10.0
-    private var start: Point?
-    private var origin: Point?
-    private var current: Point?
-    private var tracker = VelocityTracker()
-    private var lastTime = 0.0
-
-    /// Movement since the gesture began, in `layer`'s coordinates (nil: the root's).
-    public func translation(in layer: Layer?) -> Point {
-        guard let origin, let current else { return .zero }
-        guard let layer else { return current - origin }
-        let t = layer.transformToRoot().inverted()
-        let a = t.project(origin) ?? origin, b = t.project(current) ?? current
-        return b - a
-    }
-
-    /// Rebases the translation so that it reads `translation` now.
-    public func setTranslation(_ translation: Point, in layer: Layer?) {
-        guard let current else { return }
-        origin = current - translation
-    }
-
-    /// Finger velocity in points per second, in the root's coordinates.
-    public func velocity() -> Point { tracker.velocity(at: lastTime) }
-
-    public override func touchesBegan(_ touches: [Touch], at time: Double) {
-        guard let touch = touches.first, start == nil else { return }
-        start = touch.location
-        tracker.add(touch.location, at: time)
-        lastTime = time
-    }
-
-    public override func touchesMoved(_ touches: [Touch], at time: Double) {
-        guard let touch = touches.first, let start else { return }
-        tracker.add(touch.location, at: time)
-        lastTime = time
-        current = touch.location
-        switch state {
-        case .possible:
-            if touch.location.distance(to: start) >= Self.threshold {
-                origin = touch.location
-                transition(to: .began)
-            }
-        case .began, .changed:
-            transition(to: .changed)
-        default:
-            break
-        }
-    }
-
-    public override func touchesEnded(_ touches: [Touch], at time: Double) {
-        lastTime = time
-        switch state {
-        case .began, .changed: transition(to: .ended)
-        case .possible: transition(to: .failed)
-        default: break
-        }
-    }
-
-    public override func reset() {
-        super.reset()
-        start = nil
-        origin = nil
-        current = nil
-        tracker.reset()
-    }
+/// A weak reference to a recognizer (failure requirements do not keep the other alive).
+struct WeakRecognizer {
+    weak var recognizer: GestureRecognizer?
+    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
 }

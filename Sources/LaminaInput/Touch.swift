@@ -14,6 +14,14 @@ public final class Touch {
     public internal(set) var location: Point
     public internal(set) var previousLocation: Point
     public internal(set) var timestamp: Double
+    /// Taps in a row at about this place (rule 83's window and slop): 1 for a first touch,
+    /// 2 when it lands within 0.3 s of the last lift and 10 pt of it, and so on.
+    public internal(set) var tapCount = 1
+    /// False once a recognizer with `cancelsTouchesInView` recognized it: the layer's touch
+    /// handlers got `cancelled` and hear no more of it.
+    var deliversToHandlers = true
+    /// Moved since the last multi-touch frame (else its phase becomes stationary).
+    var movedInFrame = false
     /// The model layer the touch landed on (hit-tested on the presentation tree, rule 58).
     public let layer: Layer?
 

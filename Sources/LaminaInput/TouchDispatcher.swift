@@ -1,13 +1,18 @@
 import LaminaGeometry
 import LaminaLayers
 
-/// Delivers raw touch events to gesture recognizers (rules 82, 86).
+/// Delivers raw touch events to gesture recognizers and touch handlers (rules 82, 86).
 ///
 /// A new touch is hit-tested against the **presentation** tree (what the user sees, rule 58)
 /// and mapped back to its model layer; the recognizers attached to that layer and its
-/// ancestors receive it. The first recognizer to recognize makes the others on those touches
-/// fail. A malformed event (a motion for a slot that is not down, a second down on a busy
-/// slot) is reported and dropped; it never stops dispatch.
+/// ancestors receive it (unless their delegate declines the touch), and so does the touch
+/// handler of the nearest of those layers that has one. The first recognizer to recognize
+/// makes the others on those touches fail, unless a delegate allows both; a recognizer that
+/// must wait for another's failure holds its recognition until then. A recognizer with
+/// `cancelsTouchesInView` cancels its touches for the handlers when it recognizes; a touch
+/// that lifts while a recognizer on it is still undecided reaches the handler once they
+/// have decided (`delaysTouchesEnded`). A malformed event (a motion for a slot that is not
+/// down, a second down on a busy slot) is reported and dropped; it never stops dispatch.
 public final class TouchDispatcher {
     public let tree: LayerTree
     /// Maps panel pixels to the root layer's (upright, logical) space: the display
@@ -19,7 +24,12 @@ public final class TouchDispatcher {
     public var report: (String) -> Void = { _ in }
 
     private var recognizers: [(layer: Layer, recognizer: GestureRecognizer)] = []
-    private var touches: [Int: (touch: Touch, recognizers: [GestureRecognizer])] = [:]
+    private var handlers: [(layer: Layer, handler: (Touch) -> Void)] = []
+    private var touches: [Int: (touch: Touch, recognizers: [GestureRecognizer], handler: ((Touch) -> Void)?)] = [:]
+    /// Lifted touches whose handler waits for undecided recognizers (delaysTouchesEnded).
+    private var endedAwaitingRecognizers: [(touch: Touch, handler: (Touch) -> Void, recognizers: [GestureRecognizer])] = []
+    /// The last lift, for the next touch's tapCount.
+    private var lastLift: (location: Point, time: Double, tapCount: Int)?
     /// Events dispatched and dropped, for status lines and tests.
     public private(set) var dispatchedEvents = 0
     public private(set) var droppedEvents = 0
@@ -33,7 +43,8 @@ public final class TouchDispatcher {
     /// Attaches `recognizer` to `layer` (a model layer).
     public func addGestureRecognizer(_ recognizer: GestureRecognizer, to layer: Layer) {
         recognizer.layer = layer
-        recognizer.onRecognition = { [weak self] r in self?.recognizedGestures[r.kind, default: 0] += 1 }
+        recognizer.onRecognition = { [weak self] r in self?.recognized(r) }
+        recognizer.pendingRequirements = { [weak self, unowned recognizer] in self?.pendingRequirements(of: recognizer) ?? [] }
         recognizers.append((layer, recognizer))
     }
 
@@ -41,10 +52,33 @@ public final class TouchDispatcher {
         recognizers.removeAll { $0.recognizer === recognizer }
     }
 
+    /// Gives `layer` the touches that land on it or its sublayers (unless a sublayer has its
+    /// own handler): every phase, with `cancelled` when a recognizer takes them.
+    public func addTouchHandler(to layer: Layer, _ handler: @escaping (Touch) -> Void) {
+        handlers.append((layer, handler))
+    }
+
     /// The model layer under `point` (panel pixels: the root's superlayer space) in the last
     /// presented frame.
     public func hitTest(_ point: Point) -> Layer? {
         tree.root.presentation()?.hitTest(point)?.model()
+    }
+
+    /// True while a finger is down.
+    public var hasActiveTouches: Bool { !touches.isEmpty }
+
+    /// Recognizers engaged now: tracking touches, holding a recognition, or timing.
+    private var engaged: [GestureRecognizer] {
+        recognizers.map(\.recognizer).filter { !$0.touches.isEmpty || $0.isAwaiting }
+    }
+
+    /// When a recognizer's timer runs out next (a long press, a multi-tap window).
+    public var nextDeadline: Double? { engaged.compactMap(\.deadline).min() }
+
+    /// Lets time pass: recognizers whose timer ran out act, then arbitration.
+    public func advance(to time: Double) {
+        for r in engaged where (r.deadline ?? .infinity) <= time { r.advance(to: time) }
+        settle()
     }
 
     public func dispatch(_ event: TouchEvent) {
@@ -54,13 +88,18 @@ public final class TouchDispatcher {
             let location = panelToLogical(position)
             let layer = hitTest(position)
             let touch = Touch(slot: slot, location: location, timestamp: event.time, layer: layer)
-            let interested = recognizersFor(layer)
-            touches[slot] = (touch, interested)
+            if let last = lastLift, event.time - last.time <= TapGestureRecognizer.multiTapWindow,
+               location.distance(to: last.location) <= TapGestureRecognizer.allowableMovement {
+                touch.tapCount = last.tapCount + 1
+            }
+            let interested = recognizersFor(layer).filter { $0.delegate?.gestureRecognizer($0, shouldReceive: touch) ?? true }
+            let handler = handlerFor(layer)
+            touches[slot] = (touch, interested, handler)
+            handler?(touch)
             for r in interested {
                 r.touches.append(touch)
                 r.touchesBegan([touch], at: event.time)
             }
-            arbitrate(interested)
         case .motion(let slot, let position):
             guard let entry = touches[slot] else { return drop("motion on slot \(slot), which is not down") }
             let touch = entry.touch
@@ -68,8 +107,11 @@ public final class TouchDispatcher {
             touch.location = panelToLogical(position)
             touch.timestamp = event.time
             touch.phase = .moved
-            for r in entry.recognizers where r.isEnabled { r.touchesMoved([touch], at: event.time) }
-            arbitrate(entry.recognizers)
+            touch.movedInFrame = true
+            if touch.deliversToHandlers { entry.handler?(touch) }
+            for r in entry.recognizers where r.isEnabled && r.touches.contains(where: { $0 === touch }) {
+                r.touchesMoved([touch], at: event.time)
+            }
         case .up(let slot), .cancel(let slot):
             guard let entry = touches.removeValue(forKey: slot) else {
                 return drop("lift on slot \(slot), which is not down")
@@ -79,22 +121,103 @@ public final class TouchDispatcher {
             let cancelled: Bool
             if case .cancel = event.kind { cancelled = true } else { cancelled = false }
             touch.phase = cancelled ? .cancelled : .ended
-            for r in entry.recognizers where r.isEnabled {
+            let tracking = entry.recognizers.filter { r in r.touches.contains { $0 === touch } }
+            for r in tracking where r.isEnabled {
                 if cancelled { r.touchesCancelled([touch], at: event.time) } else { r.touchesEnded([touch], at: event.time) }
             }
-            arbitrate(entry.recognizers)
-            for r in entry.recognizers {
-                r.touches.removeAll { $0 === touch }
-                if r.touches.isEmpty { r.reset() }
+            for r in tracking { r.touches.removeAll { $0 === touch } }
+            if !cancelled { lastLift = (touch.location, event.time, touch.tapCount) }
+            if touch.deliversToHandlers, let handler = entry.handler {
+                let undecided = tracking.filter { $0.state == .possible && $0.isAwaiting }
+                if cancelled || undecided.isEmpty {
+                    handler(touch)
+                } else {
+                    endedAwaitingRecognizers.append((touch, handler, undecided))
+                }
             }
         case .frame:
-            break
+            // Touches that did not move in this frame are stationary (rule 86).
+            for (_, entry) in touches {
+                if !entry.touch.movedInFrame && entry.touch.phase != .began { entry.touch.phase = .stationary }
+                entry.touch.movedInFrame = false
+            }
         }
         dispatchedEvents += 1
+        settle()
     }
 
-    /// True while a finger is down.
-    public var hasActiveTouches: Bool { !touches.isEmpty }
+    /// A recognizer left possible for a recognized state: count it, make the others on its
+    /// touches fail unless simultaneous recognition is allowed, and cancel its touches for
+    /// the handlers when it cancels touches in the view.
+    private func recognized(_ winner: GestureRecognizer) {
+        recognizedGestures[winner.kind, default: 0] += 1
+        for other in engaged where other !== winner && other.state == .possible && sharesTouches(winner, other) {
+            let simultaneous = winner.delegate?.gestureRecognizer(winner, shouldRecognizeSimultaneouslyWith: other) == true
+                || other.delegate?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: winner) == true
+            if !simultaneous && !other.mustWait(for: winner) {
+                other.heldRecognition = nil
+                other.transition(to: .failed)
+            }
+        }
+        guard winner.cancelsTouchesInView else { return }
+        for touch in winner.touches where touch.deliversToHandlers {
+            touch.deliversToHandlers = false
+            if let handler = touches[touch.slot]?.handler {
+                let phase = touch.phase
+                touch.phase = .cancelled
+                handler(touch)
+                touch.phase = phase
+            }
+        }
+        for (i, pending) in endedAwaitingRecognizers.enumerated().reversed() where pending.recognizers.contains(where: { $0 === winner }) {
+            pending.touch.phase = .cancelled
+            pending.handler(pending.touch)
+            endedAwaitingRecognizers.remove(at: i)
+        }
+    }
+
+    /// Two recognizers share touches (or both wait on the same layer chain after a lift).
+    private func sharesTouches(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        a.touches.contains { t in b.touches.contains { $0 === t } } || a.touches.isEmpty || b.touches.isEmpty
+    }
+
+    /// The recognizers `r` must wait for that are engaged and have not failed.
+    private func pendingRequirements(of r: GestureRecognizer) -> [GestureRecognizer] {
+        engaged.filter { $0 !== r && $0.state != .failed && r.mustWait(for: $0) }
+    }
+
+    /// After any event or timer: held recognitions whose wait is over happen (or fail),
+    /// lifted touches waiting for undecided recognizers are delivered, and recognizers done
+    /// with their touches reset.
+    private func settle() {
+        var changed = true
+        while changed {
+            changed = false
+            for r in engaged where r.heldRecognition != nil {
+                let waits = pendingRequirements(of: r)
+                if waits.contains(where: \.hasRecognized) {
+                    r.releaseHeldRecognition(recognize: false)
+                    changed = true
+                } else if waits.isEmpty {
+                    r.releaseHeldRecognition(recognize: true)
+                    changed = true
+                }
+            }
+            for r in recognizers.map(\.recognizer) where r.touches.isEmpty && !r.isAwaiting && r.state != .possible {
+                r.reset()
+                changed = true
+            }
+        }
+        endedAwaitingRecognizers.removeAll { pending in
+            guard pending.recognizers.allSatisfy({ !($0.state == .possible && $0.isAwaiting) }) else { return false }
+            pending.touch.phase = .ended
+            pending.handler(pending.touch)
+            return true
+        }
+        for r in recognizers.map(\.recognizer) where r.touches.isEmpty && !r.isAwaiting && r.state == .possible {
+            r.reset()
+        }
+    }
 
     private func recognizersFor(_ layer: Layer?) -> [GestureRecognizer] {
         var chain: [Layer] = []
@@ -106,10 +229,13 @@ public final class TouchDispatcher {
         return chain.flatMap { l in recognizers.filter { $0.layer === l && $0.recognizer.isEnabled }.map(\.recognizer) }
     }
 
-    /// The first recognizer to recognize makes the others still possible fail (rule 82).
-    private func arbitrate(_ group: [GestureRecognizer]) {
-        guard group.contains(where: \.hasRecognized) else { return }
-        for r in group where r.state == .possible { r.transition(to: .failed) }
+    private func handlerFor(_ layer: Layer?) -> ((Touch) -> Void)? {
+        var current = layer
+        while let l = current {
+            if let found = handlers.first(where: { $0.layer === l }) { return found.handler }
+            current = l.superlayer
+        }
+        return nil
     }
 
     private func drop(_ reason: String) {

@@ -1,0 +1,116 @@
+import LaminaGeometry
+import LaminaLayers
+
+/// A drag (`UIPanGestureRecognizer`, rule 84): begins once the centroid of its fingers has
+/// moved 10 pt (**[Lamina choice]**), with the translation rebased to that point; reports
+/// the cumulative translation of the centroid (a finger landing or lifting does not make it
+/// jump) and the least-squares velocity of event timestamps (rule 85).
+public final class PanGestureRecognizer: GestureRecognizer {
+    public override var kind: String { "pan" }
+    public static let threshold = 10.0
+    public var minimumNumberOfTouches = 1
+    public var maximumNumberOfTouches = Int.max
+
+    /// Where the centroid was when the fingers landed (for the threshold).
+    private var start: Point?
+    /// The centroid's position the translation is measured from.
+    private var origin: Point?
+    /// The centroid now, plus the offset that hides jumps when fingers land or lift.
+    private var current: Point?
+    private var offset = Point.zero
+    private var tracker = VelocityTracker()
+    private var lastTime = 0.0
+
+    /// The centroid of the tracked fingers, corrected for fingers landing and lifting.
+    private var centroid: Point { location(in: nil) + offset }
+
+    /// Movement since the gesture began, in `layer`'s coordinates (nil: the root's).
+    public func translation(in layer: Layer?) -> Point {
+        guard let origin, let current else { return .zero }
+        guard let layer else { return current - origin }
+        let t = layer.transformToRoot().inverted()
+        let a = t.project(origin) ?? origin, b = t.project(current) ?? current
+        return b - a
+    }
+
+    /// Rebases the translation so that it reads `translation` now (root coordinates when
+    /// `layer` is nil).
+    public func setTranslation(_ translation: Point, in layer: Layer?) {
+        guard let current else { return }
+        origin = current - translation
+    }
+
+    /// Finger velocity in points per second, in the root's coordinates.
+    public func velocity() -> Point { tracker.velocity(at: lastTime) }
+
+    /// Finger velocity in `layer`'s coordinates (the linear part of its transform).
+    public func velocity(in layer: Layer?) -> Point {
+        let v = velocity()
+        guard let layer else { return v }
+        let t = layer.transformToRoot().inverted()
+        guard let a = t.project(.zero), let b = t.project(v) else { return v }
+        return b - a
+    }
+
+    public override func touchesBegan(_ touches: [Touch], at time: Double) {
+        guard state == .possible || state == .began || state == .changed else { return }
+        if self.touches.count > maximumNumberOfTouches {
+            if state == .possible { transition(to: .failed) }
+            return
+        }
+        // `self.touches` already holds the new ones: re-anchor without them, then with.
+        let others = self.touches.filter { t in !touches.contains { $0 === t } }
+        if !others.isEmpty {
+            let before = others.reduce(Point.zero) { $0 + $1.location } * (1 / Double(others.count)) + offset
+            offset = before - location(in: nil)
+        }
+        if start == nil { start = centroid }
+        tracker.add(centroid, at: time)
+        lastTime = time
+    }
+
+    public override func touchesMoved(_ touches: [Touch], at time: Double) {
+        guard let start else { return }
+        let point = centroid
+        tracker.add(point, at: time)
+        lastTime = time
+        current = point
+        switch state {
+        case .possible:
+            if point.distance(to: start) >= Self.threshold && self.touches.count >= minimumNumberOfTouches {
+                origin = point
+                transition(to: .began)
+            }
+        case .began, .changed:
+            transition(to: .changed)
+        default:
+            break
+        }
+    }
+
+    public override func touchesEnded(_ touches: [Touch], at time: Double) {
+        lastTime = time
+        let remaining = self.touches.count - touches.count
+        if remaining > 0 && remaining >= minimumNumberOfTouches {
+            // Fingers lifting: the centroid of the rest continues where this one was.
+            let rest = self.touches.filter { t in !touches.contains { $0 === t } }
+            let now = centroid
+            offset = now - rest.reduce(Point.zero) { $0 + $1.location } * (1 / Double(rest.count))
+            return
+        }
+        switch state {
+        case .began, .changed: transition(to: .ended)
+        case .possible: transition(to: .failed)
+        default: break
+        }
+    }
+
+    public override func reset() {
+        super.reset()
+        start = nil
+        origin = nil
+        current = nil
+        offset = .zero
+        tracker.reset()
+    }
+}
