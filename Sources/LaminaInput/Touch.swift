@@ -20,8 +20,10 @@ public final class Touch {
     /// False once a recognizer with `cancelsTouchesInView` recognized it: the layer's touch
     /// handlers got `cancelled` and hear no more of it.
     var deliversToHandlers = true
-    /// Moved since the last multi-touch frame (else its phase becomes stationary).
+    /// Landed or moved since the last multi-touch frame (else its phase becomes stationary).
     var movedInFrame = false
+    /// The touch handler of the layer it landed on (or the nearest ancestor with one).
+    var handler: ((Touch) -> Void)?
     /// The model layer the touch landed on (hit-tested on the presentation tree, rule 58).
     public let layer: Layer?
 

@@ -25,7 +25,7 @@ public final class TouchDispatcher {
 
     private var recognizers: [(layer: Layer, recognizer: GestureRecognizer)] = []
     private var handlers: [(layer: Layer, handler: (Touch) -> Void)] = []
-    private var touches: [Int: (touch: Touch, recognizers: [GestureRecognizer], handler: ((Touch) -> Void)?)] = [:]
+    private var touches: [Int: (touch: Touch, recognizers: [GestureRecognizer])] = [:]
     /// Lifted touches whose handler waits for undecided recognizers (delaysTouchesEnded).
     private var endedAwaitingRecognizers: [(touch: Touch, handler: (Touch) -> Void, recognizers: [GestureRecognizer])] = []
     /// The last lift, for the next touch's tapCount.
@@ -67,9 +67,15 @@ public final class TouchDispatcher {
     /// True while a finger is down.
     public var hasActiveTouches: Bool { !touches.isEmpty }
 
-    /// Recognizers engaged now: tracking touches, holding a recognition, or timing.
+    /// Recognizers engaged now: tracking touches, holding a recognition, timing, or
+    /// recognized and not reset yet.
     private var engaged: [GestureRecognizer] {
-        recognizers.map(\.recognizer).filter { !$0.touches.isEmpty || $0.isAwaiting }
+        recognizers.map(\.recognizer).filter { !$0.touches.isEmpty || $0.isAwaiting || ($0.state != .possible && $0.state != .failed) }
+    }
+
+    /// Still deciding: possible, and tracking touches or waiting (a held recognition, a timer).
+    private func isUndecided(_ r: GestureRecognizer) -> Bool {
+        r.state == .possible && (!r.touches.isEmpty || r.isAwaiting)
     }
 
     /// When a recognizer's timer runs out next (a long press, a multi-tap window).
@@ -93,13 +99,15 @@ public final class TouchDispatcher {
                 touch.tapCount = last.tapCount + 1
             }
             let interested = recognizersFor(layer).filter { $0.delegate?.gestureRecognizer($0, shouldReceive: touch) ?? true }
-            let handler = handlerFor(layer)
-            touches[slot] = (touch, interested, handler)
-            handler?(touch)
+            touch.handler = handlerFor(layer)
+            touch.movedInFrame = true
+            touches[slot] = (touch, interested)
+            // Recognizers see a touch before the layer does (rule 82).
             for r in interested {
                 r.touches.append(touch)
                 r.touchesBegan([touch], at: event.time)
             }
+            if touch.deliversToHandlers { touch.handler?(touch) }
         case .motion(let slot, let position):
             guard let entry = touches[slot] else { return drop("motion on slot \(slot), which is not down") }
             let touch = entry.touch
@@ -108,10 +116,10 @@ public final class TouchDispatcher {
             touch.timestamp = event.time
             touch.phase = .moved
             touch.movedInFrame = true
-            if touch.deliversToHandlers { entry.handler?(touch) }
             for r in entry.recognizers where r.isEnabled && r.touches.contains(where: { $0 === touch }) {
                 r.touchesMoved([touch], at: event.time)
             }
+            if touch.deliversToHandlers { touch.handler?(touch) }
         case .up(let slot), .cancel(let slot):
             guard let entry = touches.removeValue(forKey: slot) else {
                 return drop("lift on slot \(slot), which is not down")
@@ -127,8 +135,8 @@ public final class TouchDispatcher {
             }
             for r in tracking { r.touches.removeAll { $0 === touch } }
             if !cancelled { lastLift = (touch.location, event.time, touch.tapCount) }
-            if touch.deliversToHandlers, let handler = entry.handler {
-                let undecided = tracking.filter { $0.state == .possible && $0.isAwaiting }
+            if touch.deliversToHandlers, let handler = touch.handler {
+                let undecided = tracking.filter(isUndecided)
                 if cancelled || undecided.isEmpty {
                     handler(touch)
                 } else {
@@ -138,7 +146,7 @@ public final class TouchDispatcher {
         case .frame:
             // Touches that did not move in this frame are stationary (rule 86).
             for (_, entry) in touches {
-                if !entry.touch.movedInFrame && entry.touch.phase != .began { entry.touch.phase = .stationary }
+                if !entry.touch.movedInFrame { entry.touch.phase = .stationary }
                 entry.touch.movedInFrame = false
             }
         }
@@ -162,7 +170,7 @@ public final class TouchDispatcher {
         guard winner.cancelsTouchesInView else { return }
         for touch in winner.touches where touch.deliversToHandlers {
             touch.deliversToHandlers = false
-            if let handler = touches[touch.slot]?.handler {
+            if let handler = touch.handler {
                 let phase = touch.phase
                 touch.phase = .cancelled
                 handler(touch)
@@ -209,7 +217,7 @@ public final class TouchDispatcher {
             }
         }
         endedAwaitingRecognizers.removeAll { pending in
-            guard pending.recognizers.allSatisfy({ !($0.state == .possible && $0.isAwaiting) }) else { return false }
+            guard !pending.recognizers.contains(where: isUndecided) else { return false }
             pending.touch.phase = .ended
             pending.handler(pending.touch)
             return true

@@ -14,7 +14,10 @@ public struct VelocityTracker: Sendable {
 
     public init() {}
 
+    /// Adds a sample; one at the same time as the last replaces it (fingers of one
+    /// multi-touch frame arrive one by one with the frame's timestamp).
     public mutating func add(_ position: Point, at time: Double) {
+        if let last = samples.last, last.time == time { samples.removeLast() }
         samples.append((time, position))
         if samples.count > Self.maximumSamples { samples.removeFirst(samples.count - Self.maximumSamples) }
     }
