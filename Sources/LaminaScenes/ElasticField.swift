@@ -8,7 +8,9 @@ import LaminaRaster
 
 /// The elastic field: a rounded text-field shape whose four edges are quadratic curves
 /// bent by four control points at the edge midpoints. A tap throws the control points
-/// outward on a stiff spring, then lets them spring back on a loose one; a display link
+/// outward on a stiff spring, then lets them spring back on a loose one; dragging pulls the
+/// nearest edge's control point with the finger (across the edge), and letting go springs it
+/// back with the finger's velocity as the spring's initial velocity. A display link
 /// rebuilds the shape from their presentation positions every frame and pauses once they
 /// have settled (semantics.md acceptance scenario "Elastic view").
 public final class ElasticField {
@@ -35,6 +37,11 @@ public final class ElasticField {
     public let link: DisplayLink
     /// Taps recognized so far.
     public private(set) var taps = 0
+    /// The control point being dragged (0 top, 1 right, 2 bottom, 3 left), while a drag lasts.
+    public private(set) var draggedEdge: Int?
+    /// The spring's relative initial velocity of the last release (rule 32: the finger's
+    /// speed toward rest over the distance back).
+    public private(set) var lastReleaseVelocity: Double?
 
     public init(runtime: Runtime, settings: Settings) {
         self.settings = settings
@@ -64,6 +71,59 @@ public final class ElasticField {
         runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { recognizer in
             if recognizer.state == .recognized { self.bounce() }
         }, to: field)
+        runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { recognizer in
+            self.drag(recognizer as! PanGestureRecognizer)
+        }, to: field)
+    }
+
+    /// The edge nearest to a point in the field's coordinates (0 top, 1 right, 2 bottom,
+    /// 3 left).
+    static func nearestEdge(to p: Point, size: Size) -> Int {
+        let distances = [abs(p.y), abs(size.width - p.x), abs(size.height - p.y), abs(p.x)]
+        return distances.indices.min { distances[$0] < distances[$1] }!
+    }
+
+    /// Where a dragged edge's control point goes for a finger at `finger`: across the edge
+    /// it follows the finger, along the edge it stays at the midpoint.
+    static func pulledControl(edge: Int, finger: Point, size: Size) -> Point {
+        let rest = restPositions(size)[edge]
+        return edge % 2 == 0 ? Point(x: rest.x, y: finger.y) : Point(x: finger.x, y: rest.y)
+    }
+
+    private func drag(_ pan: PanGestureRecognizer) {
+        let finger = pan.location(in: field)
+        switch pan.state {
+        case .began:
+            let edge = Self.nearestEdge(to: finger, size: settings.size)
+            draggedEdge = edge
+            controlPoints[edge].removeAnimation(forKey: "elastic")
+            fallthrough
+        case .changed:
+            guard let edge = draggedEdge else { return }
+            Transaction.begin()
+            Transaction.disableActions = true
+            controlPoints[edge].position = Self.pulledControl(edge: edge, finger: finger, size: settings.size)
+            Transaction.commit()
+            link.isPaused = false
+        case .ended, .cancelled:
+            guard let edge = draggedEdge else { return }
+            draggedEdge = nil
+            let rest = Self.restPositions(settings.size)[edge]
+            let from = controlPoints[edge].position
+            let distance = from.distance(to: rest)
+            // The finger's speed toward rest, over the distance back (rule 32).
+            var relative = 0.0
+            if distance > 0 {
+                let toward = (rest - from) * (1 / distance)
+                let v = pan.velocity(in: field)
+                relative = (v.x * toward.x + v.y * toward.y) / distance
+            }
+            lastReleaseVelocity = relative
+            animate(controlPoints[edge], to: rest, (Self.back.duration, Self.back.dampingRatio, relative), completion: nil)
+            link.isPaused = false
+        default:
+            break
+        }
     }
 
     /// Control-point positions at rest: the edge midpoints (top, right, bottom, left).
@@ -140,6 +200,6 @@ public final class ElasticField {
         Transaction.disableActions = true      // rebuilt every frame: never itself animated (rule 41)
         field.path = Self.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: positions)
         Transaction.commit()
-        if controlPoints.allSatisfy({ $0.animationKeys().isEmpty }) { link.isPaused = true }
+        if draggedEdge == nil && controlPoints.allSatisfy({ $0.animationKeys().isEmpty }) { link.isPaused = true }
     }
 }

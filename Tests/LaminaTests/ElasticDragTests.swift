@@ -1,0 +1,96 @@
+import Lamina
+import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+import LaminaScenes
+import LaminaTestSupport
+import Testing
+
+/// Touch events at fixed times, for a runtime on a virtual clock.
+final class EventListSource: TouchSource {
+    private var events: [TouchEvent]
+    init(_ events: [TouchEvent]) { self.events = events }
+    var eventDescriptor: Int32? { nil }
+    var nextEventTime: Double? { events.first?.time }
+    var isSettled: Bool { events.isEmpty }
+    func events(upTo time: Double) -> [TouchEvent] {
+        let due = events.prefix { $0.time <= time }
+        events.removeFirst(due.count)
+        return Array(due)
+    }
+
+    /// A finger down at `from`, moving to `to` over `duration` with a report every 1/120 s,
+    /// lifting `hold` seconds after the last report.
+    static func drag(from: Point, to: Point, at start: Double, over duration: Double, hold: Double) -> EventListSource {
+        var list = [TouchEvent(time: start, kind: .down(slot: 0, position: from)), TouchEvent(time: start, kind: .frame)]
+        let steps = Int((duration * 120).rounded())
+        for i in 1...steps {
+            let t = start + duration * Double(i) / Double(steps)
+            list.append(TouchEvent(time: t, kind: .motion(slot: 0, position: from + (to - from) * (Double(i) / Double(steps)))))
+            list.append(TouchEvent(time: t, kind: .frame))
+        }
+        list.append(TouchEvent(time: start + duration + hold, kind: .up(slot: 0)))
+        list.append(TouchEvent(time: start + duration + hold, kind: .frame))
+        return EventListSource(list)
+    }
+}
+
+@Suite("Elastic field under a finger")
+struct ElasticDragTests {
+    /// A 400x300 screen with a 200x100 field in the middle (field x = screen x − 100).
+    private func makeField() throws -> (DummyDisplayRig, Runtime, ElasticField) {
+        let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        var settings = ElasticField.Settings()
+        settings.size = Size(width: 200, height: 100)
+        let scene = ElasticField(runtime: runtime, settings: settings)
+        #expect(runtime.run(untilSettled: true) == .settled)
+        return (rig, runtime, scene)
+    }
+
+    @Test("dragging near the right edge pulls its control point with the finger, across the edge only")
+    func dragFollowsFinger() throws {
+        let (rig, runtime, scene) = try makeField()
+        runtime.addTouchSource(EventListSource.drag(from: Point(x: 295, y: 150), to: Point(x: 355, y: 170), at: rig.clock.now + 0.1,
+                                                    over: 0.2, hold: 0.5))
+        runtime.run(exitAfter: 0.35, untilSettled: false)                 // the finger rests at the end
+        #expect(scene.draggedEdge == 1)
+        #expect(scene.controlPoints[1].position == Point(x: 255, y: 50))  // finger x in field space, edge's own y
+        #expect(scene.taps == 0)
+    }
+
+    @Test("a fling releases the spring with the finger's velocity over the distance back; a finger at rest releases it with none; both settle at rest")
+    func releaseVelocity() throws {
+        for hold in [0.0, 0.05] {
+            let (rig, runtime, scene) = try makeField()
+            let rest = rig.display.shadow.copy()
+            runtime.addTouchSource(EventListSource.drag(from: Point(x: 295, y: 150), to: Point(x: 355, y: 150), at: rig.clock.now + 0.1,
+                                                        over: 0.2, hold: hold))
+            runtime.run(exitAfter: 0.31 + hold, untilSettled: false)
+            let release = try #require(scene.lastReleaseVelocity)
+            if hold == 0 {
+                // 300 pt/s outward, 55 pt from rest: −300/55 per second (away from the target).
+                #expect(abs(release - (-300.0 / 55)) < 0.01 * 300 / 55, "\(release)")
+            } else {
+                #expect(release == 0)
+            }
+            #expect(runtime.run(untilSettled: true) == .settled)
+            #expect(scene.controlPoints[1].position == ElasticField.restPositions(Size(width: 200, height: 100))[1])
+            #expect(Pixels.differing(rig.display.shadow, rest) == 0)
+        }
+    }
+
+    @Test("the release's spring carries that velocity, from where the finger left the edge back to rest")
+    func springCarriesVelocity() throws {
+        let (rig, runtime, scene) = try makeField()
+        runtime.addTouchSource(EventListSource.drag(from: Point(x: 295, y: 150), to: Point(x: 355, y: 150), at: rig.clock.now + 0.1,
+                                                    over: 0.2, hold: 0))
+        runtime.run(exitAfter: 0.301, untilSettled: false)
+        let animation = try #require(scene.controlPoints[1].animation(forKey: "elastic"))
+        let spring = try #require(animation.spring)
+        #expect(spring.initialVelocity == scene.lastReleaseVelocity)
+        #expect(abs(spring.dampingRatio - ElasticField.back.dampingRatio) < 1e-9)
+        #expect(animation.toValue == .point(Point(x: 200, y: 50)))
+    }
+}
