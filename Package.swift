@@ -26,6 +26,7 @@ let package = Package(
             name: "CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
@@ -45,7 +46,7 @@ let package = Package(
                 "LaminaGeometry", "LaminaRaster", "CDRM", "CUdev", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput"]),
+        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput", "CXKBCommon"]),
         .target(
             name: "Lamina",
             dependencies: [

@@ -1,6 +1,7 @@
 import Foundation
 import LaminaDisplay
 import LaminaGeometry
+import LaminaInput
 
 /// Which display backend to run on.
 public enum BackendChoice: String, Sendable, CaseIterable {
@@ -70,6 +71,13 @@ public struct LaminaConfig {
     /// A touch calibration matrix, libinput's convention (`LIBINPUT_CALIBRATION_MATRIX`):
     /// six numbers a b c d e f mapping normalised x, y to (ax + by + c, dx + ey + f).
     public var calibration: [Float]?
+    /// The xkb keyboard layout (`us`, `de`, `fr`…), variant and options for text entry.
+    public var keyboardLayout = "us"
+    public var keyboardVariant = ""
+    public var keyboardOptions = ""
+    /// Key repeat: seconds before the first repeat, repeats per second.
+    public var repeatDelay = 0.6
+    public var repeatRate = 25.0
     /// Per-scene tables, by scene name, for the scene to read.
     public var sceneTables: [String: SettingsTable] = [:]
 
@@ -159,6 +167,19 @@ public struct LaminaConfig {
                                           reason: "'\(matrix)' is not six numbers a b c d e f")
                     }
                     config.calibration = numbers
+                }
+                config.keyboardLayout = try table.string("keyboard_layout", default: config.keyboardLayout)
+                config.keyboardVariant = try table.string("keyboard_variant", default: "")
+                config.keyboardOptions = try table.string("keyboard_options", default: "")
+                config.repeatDelay = try table.number("repeat_delay", default: config.repeatDelay, in: 0.1...5)
+                config.repeatRate = try table.number("repeat_rate", default: config.repeatRate, in: 1...100)
+                do {
+                    _ = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
+                } catch {
+                    let key = entries["keyboard_variant"] != nil ? "keyboard_variant" : "keyboard_layout"
+                    throw ConfigError(file: path, field: "input.\(key)", line: entries[key]?.line ?? entries["keyboard_layout"]?.line,
+                                      reason: "xkb has no keymap for layout '\(config.keyboardLayout)'"
+                                        + (config.keyboardVariant.isEmpty ? "" : " variant '\(config.keyboardVariant)'"))
                 }
                 try table.rejectUnknownKeys()
             case "run":

@@ -113,10 +113,19 @@ public enum Daemon {
                                                                                height: Double(runtime.display.height)),
                                             calibration: config.calibration, log: { logger.info("\($0)") })
             runtime.addTouchSource(source)
-            let where_ = config.inputDevices.isEmpty ? "seat \(config.inputSeat)" : config.inputDevices.joined(separator: ", ")
-            logger.info("input: libinput on \(where_), \(source.devices.count) devices")
+            let origin = config.inputDevices.isEmpty ? "seat \(config.inputSeat)" : config.inputDevices.joined(separator: ", ")
+            logger.info("input: libinput on \(origin), \(source.devices.count) devices")
         } catch {
             logger.warning("no touch input: \(error)")
+            return
+        }
+        do {
+            let keyboard = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
+            keyboard.repeatDelay = config.repeatDelay
+            keyboard.repeatRate = config.repeatRate
+            runtime.keyboard = keyboard
+        } catch {
+            logger.warning("no text entry from keys: \(error)")
         }
     }
 

@@ -55,8 +55,13 @@ public final class Runtime {
     private var requestsInFlight: [Double?] = []
     /// Set by anything `step` handled (input, a display event, a frame).
     var workDone = false
-    /// Receives every key press and release from libinput (text entry is built on it).
+    /// Receives every key press and release from libinput.
     public var keyHandler: ((KeyEvent) -> Void)?
+    /// Turns keys into text (an xkbcommon keymap); with it, `textInputHandler` receives
+    /// what is typed, key repeat included.
+    public var keyboard: Keyboard?
+    /// Receives typed text and editing keys (the focused text field).
+    public var textInputHandler: ((TextInput) -> Void)?
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
@@ -219,6 +224,7 @@ public final class Runtime {
             if let frameDueAt { candidates.append(frameDueAt.start) }
             if let blankDueAt { candidates.append(blankDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
+            if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
@@ -277,12 +283,17 @@ public final class Runtime {
             workDone = true
             dispatcher.advance(to: now)                 // a long press begins, a multi-tap window closes
         }
-        for source in inputSources {
-            for key in source.takeKeyEvents() {
+        for source in touchSources.compactMap({ $0 as? KeySource }) {
+            for key in source.keyEvents(upTo: now) {
                 workDone = true
                 lastInputTime = now
                 keyHandler?(key)
+                for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
             }
+        }
+        if let keyboard, let due = keyboard.nextRepeatTime, now >= due {
+            workDone = true
+            for input in keyboard.repeats(upTo: now) { textInputHandler?(input) }
         }
         commitIfNeeded()
         if let due = frameDueAt, now >= due.start {

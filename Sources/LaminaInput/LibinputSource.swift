@@ -4,6 +4,12 @@ import LaminaGeometry
 import Glibc
 #endif
 
+/// Where key events come from (libinput; a list in tests).
+public protocol KeySource: AnyObject {
+    /// The key events due by `time`, consumed.
+    func keyEvents(upTo time: Double) -> [KeyEvent]
+}
+
 /// A key going down or up, as libinput reports it (evdev key code, `CLOCK_MONOTONIC`).
 public struct KeyEvent: Hashable, Sendable {
     public var time: Double
@@ -26,7 +32,7 @@ public struct KeyEvent: Hashable, Sendable {
 /// with udev (seat backend); a device removed with fingers down cancels their touches. A
 /// calibration matrix (libinput's convention, `LIBINPUT_CALIBRATION_MATRIX`) is applied by
 /// libinput on every touch device that takes one.
-public final class LibinputSource: TouchSource {
+public final class LibinputSource: TouchSource, KeySource {
     /// Where the devices come from.
     public enum Backend: Equatable, Sendable {
         /// Every device udev puts on the seat (`seat0`), with hotplug.
@@ -80,8 +86,9 @@ public final class LibinputSource: TouchSource {
         return pending
     }
 
-    /// The key events read since the last call.
-    public func takeKeyEvents() -> [KeyEvent] {
+    /// The key events read so far (times are the kernel's, never after `time`).
+    public func keyEvents(upTo time: Double) -> [KeyEvent] {
+        readEvents()
         defer { keys.removeAll() }
         return keys
     }

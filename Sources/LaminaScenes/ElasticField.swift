@@ -20,6 +20,9 @@ public final class ElasticField {
         public var overshootAmount = 10.0
         public var size = Size(width: 960, height: 160)
         public var cornerRadius = 20.0
+        /// The text shown in the field at start.
+        public var text = ""
+        public var textColor = Color(red8: 0xFF, green8: 0xFF, blue8: 0xFF)
 
         public init() {}
     }
@@ -37,6 +40,12 @@ public final class ElasticField {
     public let link: DisplayLink
     /// Taps recognized so far.
     public private(set) var taps = 0
+    /// The field's text, edited with a keyboard while the field has focus (a tap gives it
+    /// focus; Return or Escape takes it away).
+    public let label: TextLayer
+    public private(set) var isFocused = false
+    public var text: String { label.string }
+
     /// The control point being dragged (0 top, 1 right, 2 bottom, 3 left), while a drag lasts.
     public private(set) var draggedEdge: Int?
     /// The spring's relative initial velocity of the last release (rule 32: the finger's
@@ -58,6 +67,15 @@ public final class ElasticField {
             return layer
         }
         for c in controlPoints { field.addSublayer(c) }
+        label = TextLayer()
+        let inset = max(settings.cornerRadius, 12)
+        label.fontSize = (settings.size.height * 0.35).rounded()
+        label.bounds = Rect(x: 0, y: 0, width: max(1, settings.size.width - 2 * inset), height: label.fontSize * 1.3)
+        label.position = Point(x: settings.size.width / 2, y: settings.size.height / 2)
+        label.foregroundColor = settings.textColor
+        label.truncatesEnd = true
+        label.string = settings.text
+        field.addSublayer(label)
         runtime.rootLayer.addSublayer(field)
         field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
 
@@ -69,11 +87,30 @@ public final class ElasticField {
         update = { link in self.frame(link) }
 
         runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { recognizer in
-            if recognizer.state == .recognized { self.bounce() }
+            guard recognizer.state == .recognized else { return }
+            self.isFocused = true
+            self.bounce()
         }, to: field)
+        runtime.textInputHandler = { [weak self] input in self?.edit(input) }
         runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { recognizer in
             self.drag(recognizer as! PanGestureRecognizer)
         }, to: field)
+    }
+
+    /// Applies typed text while the field has focus.
+    public func edit(_ input: TextInput) {
+        guard isFocused else { return }
+        var text = label.string
+        switch input {
+        case .insert(let characters): text += characters
+        case .deleteBackward: if !text.isEmpty { text.removeLast() }
+        case .deleteForward: return                                  // the caret is always at the end
+        case .commit, .cancel: isFocused = false; return
+        }
+        Transaction.begin()
+        Transaction.disableActions = true
+        label.string = text
+        Transaction.commit()
     }
 
     /// The edge nearest to a point in the field's coordinates (0 top, 1 right, 2 bottom,

@@ -16,7 +16,8 @@ public struct Scenes: SceneCatalog {
         }
     }
 
-    /// `[elastic_field]`: `fill_color`, `overshoot`, `width`, `height`, `corner_radius`.
+    /// `[elastic_field]`: `fill_color`, `overshoot`, `width`, `height`, `corner_radius`, `text`,
+    /// `text_color`.
     public static func elasticFieldSettings(_ table: SettingsTable, screen: Size) throws(ConfigError) -> ElasticField.Settings {
         var s = ElasticField.Settings()
         s.fillColor = try table.color("fill_color", default: s.fillColor)
@@ -25,6 +26,8 @@ public struct Scenes: SceneCatalog {
         let height = try table.number("height", default: s.size.height, in: 1...16384)
         s.size = Size(width: width, height: height)
         s.cornerRadius = try table.number("corner_radius", default: s.cornerRadius, in: 0...8192)
+        s.text = try table.string("text", default: s.text)
+        s.textColor = try table.color("text_color", default: s.textColor)
         try table.rejectUnknownKeys()
         return s
     }

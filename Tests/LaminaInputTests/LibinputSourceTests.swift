@@ -27,6 +27,6 @@ struct LibinputSourceTests {
     func empty() throws {
         let source = try LibinputSource(backend: .devices([]), panelSize: Size(width: 800, height: 480))
         #expect(source.isSettled && source.eventDescriptor != nil && source.nextEventTime == nil)
-        #expect(source.events(upTo: 1e9).isEmpty && source.takeKeyEvents().isEmpty && source.devices.isEmpty)
+        #expect(source.events(upTo: 1e9).isEmpty && source.keyEvents(upTo: 1e9).isEmpty && source.devices.isEmpty)
     }
 }

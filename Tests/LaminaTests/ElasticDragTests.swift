@@ -94,3 +94,55 @@ struct ElasticDragTests {
         #expect(animation.toValue == .point(Point(x: 200, y: 50)))
     }
 }
+
+/// Key events at fixed times.
+final class KeyListSource: TouchSource, KeySource {
+    private var keys: [KeyEvent]
+    init(_ keys: [KeyEvent]) { self.keys = keys }
+    var eventDescriptor: Int32? { nil }
+    var nextEventTime: Double? { keys.first?.time }
+    var isSettled: Bool { keys.isEmpty }
+    func events(upTo time: Double) -> [TouchEvent] { [] }
+    func keyEvents(upTo time: Double) -> [KeyEvent] {
+        let due = keys.prefix { $0.time <= time }
+        keys.removeFirst(due.count)
+        return Array(due)
+    }
+
+    /// Presses and releases of evdev keys: (time, key, pressed).
+    static func keys(_ list: [(Double, UInt32, Bool)]) -> KeyListSource {
+        KeyListSource(list.map { KeyEvent(time: $0.0, key: $0.1, isPressed: $0.2) })
+    }
+}
+
+@Suite("Elastic field as a text field")
+struct ElasticTextTests {
+    @Test("keys type into the field only while it has focus (a tap gives it, Return takes it); backspace and key repeat edit")
+    func typing() throws {
+        let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.keyboard = try Keyboard(layout: "us")
+        var settings = ElasticField.Settings()
+        settings.size = Size(width: 300, height: 100)
+        let scene = ElasticField(runtime: runtime, settings: settings)
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let empty = rig.display.shadow.copy()
+        let (h, i, a, shift, backspace, enter): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (35, 23, 30, 42, 14, 28)
+        let t = rig.clock.now
+        runtime.addTouchSource(KeyListSource.keys([
+            (t + 0.1, a, true), (t + 0.15, a, false),                              // before focus: ignored
+            (t + 1.0, shift, true), (t + 1.05, h, true), (t + 1.1, h, false), (t + 1.12, shift, false),
+            (t + 1.2, i, true), (t + 1.25, i, false),
+            (t + 1.3, backspace, true), (t + 1.35, backspace, false),
+            (t + 1.5, a, true), (t + 2.15, a, false),                              // repeats at 2.1 and 2.14
+            (t + 2.5, enter, true), (t + 2.55, enter, false),
+            (t + 3.0, a, true), (t + 3.05, a, false),                              // after Return: ignored
+        ]))
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.5 tap 200,150"), start: t))
+        runtime.run(exitAfter: 1.4, untilSettled: false)
+        #expect(scene.isFocused && scene.text == "H")
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(scene.text == "Haaa" && !scene.isFocused)
+        #expect(Pixels.differing(rig.display.shadow, empty) > 100)                // the text is drawn
+    }
+}

@@ -1,0 +1,109 @@
+import CXKBCommon
+
+/// What a key press means for text entry.
+public enum TextInput: Hashable, Sendable {
+    /// Characters to insert (the keymap's UTF-8 for the key with the modifiers held).
+    case insert(String)
+    case deleteBackward
+    case deleteForward
+    /// Return / Enter.
+    case commit
+    /// Escape.
+    case cancel
+}
+
+/// Keys to text through an xkbcommon keymap (display-input.md §12): the layout from config
+/// (`us`, `de`, `fr(azerty)`…), modifiers and lock state tracked by xkbcommon, and key repeat
+/// for keys the keymap says repeat (**[Lamina choice]** after 0.6 s, 25 per second).
+public final class Keyboard {
+    /// Why a keymap could not be made.
+    public struct KeymapError: Error, CustomStringConvertible, Equatable {
+        public var layout: String
+        public var description: String { "no xkb keymap for layout '\(layout)' (is xkb-data installed?)" }
+    }
+
+    public let layout: String
+    public var repeatDelay = 0.6
+    public var repeatRate = 25.0
+
+    private let context: OpaquePointer
+    private let keymap: OpaquePointer
+    private let state: OpaquePointer
+    /// The key repeating now (xkb keycode), and when it repeats next.
+    private var repeating: (keycode: UInt32, next: Double)?
+
+    /// A keymap for `layout` (xkb layout name), with an optional variant and options.
+    public init(layout: String, variant: String = "", options: String = "") throws(KeymapError) {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError(layout: layout) }
+        let keymap = layout.withCString { l in
+            variant.withCString { v in
+                options.withCString { o in
+                    var names = xkb_rule_names(rules: nil, model: nil, layout: l, variant: variant.isEmpty ? nil : v,
+                                               options: options.isEmpty ? nil : o)
+                    return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                }
+            }
+        }
+        guard let keymap, let state = xkb_state_new(keymap) else {
+            xkb_context_unref(context)
+            throw KeymapError(layout: layout)
+        }
+        self.layout = layout
+        self.context = context
+        self.keymap = keymap
+        self.state = state
+    }
+
+    deinit {
+        xkb_state_unref(state)
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    /// Feeds one key event; returns what it types (nothing for modifiers and releases).
+    public func handle(_ event: KeyEvent) -> [TextInput] {
+        let keycode = event.key + 8                          // evdev → xkb keycodes
+        if !event.isPressed {
+            _ = xkb_state_update_key(state, keycode, XKB_KEY_UP)
+            if repeating?.keycode == keycode { repeating = nil }
+            return []
+        }
+        let input = text(for: keycode)                       // with the modifiers held before this key
+        _ = xkb_state_update_key(state, keycode, XKB_KEY_DOWN)
+        if let input, xkb_keymap_key_repeats(keymap, keycode) != 0 {
+            repeating = (keycode, event.time + repeatDelay)
+        }
+        return input.map { [$0] } ?? []
+    }
+
+    /// When the held key repeats next, for the run loop's timeout.
+    public var nextRepeatTime: Double? { repeating?.next }
+
+    /// The repeats of the held key due by `time`.
+    public func repeats(upTo time: Double) -> [TextInput] {
+        var out: [TextInput] = []
+        while let r = repeating, r.next <= time {
+            if let input = text(for: r.keycode) { out.append(input) }
+            repeating = (r.keycode, r.next + 1 / repeatRate)
+        }
+        return out
+    }
+
+    /// What `keycode` types in the current modifier state.
+    private func text(for keycode: UInt32) -> TextInput? {
+        switch xkb_state_key_get_one_sym(state, keycode) {
+        case UInt32(XKB_KEY_BackSpace): return .deleteBackward
+        case UInt32(XKB_KEY_Delete), UInt32(XKB_KEY_KP_Delete): return .deleteForward
+        case UInt32(XKB_KEY_Return), UInt32(XKB_KEY_KP_Enter): return .commit
+        case UInt32(XKB_KEY_Escape): return .cancel
+        default: break
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count)
+        guard length > 0 else { return nil }
+        let text = String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Control characters (Tab, Ctrl+letter) are not typed into a one-line field.
+        guard let scalar = text.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F else { return nil }
+        return .insert(text)
+    }
+}
