@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"], exclude: ["Fixtures"]),
         .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport", "CLinux"]),
-        .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LaminaTests",
             dependencies: ["Lamina", "LaminaScenes", "LaminaTestSupport"],
