@@ -25,14 +25,14 @@ extension KernelDisplayTests {
         var panTranslation = Point.zero
         var firstTouch: Point?
 
-        init() throws {
+        init(calibration: [Float]? = nil) throws {
             let device = try DRMDevice(path: KernelDisplay.card)
             display = try Display(device: device)
             runtime = Runtime(display: display, clock: SystemClock(), background: Color(red8: 0x0F, green8: 0x11, blue8: 0x15),
                               logger: log.logger())
             scene = ElasticField(runtime: runtime, settings: ElasticField.Settings())
             input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: Double(display.width), height: Double(display.height)),
-                                       log: { [log] in log.logger().info("\($0)") })
+                                       calibration: calibration, log: { [log] in log.logger().info("\($0)") })
             runtime.addTouchSource(input)
             let pan = PanGestureRecognizer { [unowned self] r in
                 let pan = r as! PanGestureRecognizer
@@ -111,6 +111,32 @@ extension KernelDisplayTests {
         screen.up()
         rig.run(0.1)
         #expect(rig.scene.taps == 2)
+    }
+
+    @Test("a calibration matrix mirroring x is applied by libinput; a position beyond the device's range is clamped and logged once")
+    func calibrationAndRange() throws {
+        let screen = try UInputTouchscreen(width: 1024, height: 768)
+        let rig = try TouchRig(calibration: [-1, 0, 1, 0, 1, 0])
+        defer { rig.display.close() }
+        var downs: [Point] = []
+        rig.runtime.dispatcher.addTouchHandler(to: rig.runtime.rootLayer) { touch in
+            if touch.phase == .began { downs.append(touch.location) }
+        }
+        rig.run(0.5)
+        #expect(rig.log.count(containing: "calibrated") == 1, "\(rig.log.lines)")
+        screen.down(at: Point(x: 100, y: 200))
+        rig.run(0.05)
+        screen.move(to: Point(x: 1500, y: 900))                         // beyond the axes' 1023 x 767
+        rig.run(0.05)
+        screen.move(to: Point(x: 1600, y: 950))
+        rig.run(0.05)
+        screen.up()
+        rig.run(0.1)
+        let down = try #require(downs.first)
+        // Mirrored (normalised x becomes 1 − x): device x 100 lands at panel x 924, within a pixel.
+        #expect(abs(down.x - (1024 - 100)) <= 1.5 && abs(down.y - 200) <= 0.5, "\(down)")
+        #expect(rig.log.count(containing: "outside the 1024x768 panel; clamped") == 1, "\(rig.log.lines)")
+        #expect(!rig.runtime.dispatcher.hasActiveTouches)
     }
 
     @Test("each uinput tap on a resting field reaches a flip: the time from the lift (the tap's effect) to that flip is printed")

@@ -56,6 +56,28 @@ struct RotationTests {
         #expect(runtime.rootLayer.presentation()?.hitTest(Point(x: 60, y: 4))?.model() === corner)
     }
 
+    @Test("touches arrive in the upright screen's axes: a drag along the panel's x pans along −y, +x, +y at 90, 0, 270 degrees",
+          arguments: [(90, Point(x: 0, y: -1)), (0, Point(x: 1, y: 0)), (270, Point(x: 0, y: 1)), (180, Point(x: -1, y: 0))])
+    func touchAxes(rotation: Int, direction: Point) throws {
+        let rig = try DummyDisplayRig(width: 64, height: 48, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.rotation = rotation
+        var translation = Point.zero, velocity = Point.zero
+        runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { r in
+            let pan = r as! PanGestureRecognizer
+            translation = pan.translation(in: nil)
+            if r.state == .changed { velocity = pan.velocity() }
+        }, to: runtime.rootLayer)
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 drag 10,24 50,24 over 0.2"), start: 0))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        // 40 panel pixels, less the 10 pt slop the translation is rebased past (to the report
+        // where it began), along the turned axis; the velocity points the same way.
+        let distance = translation.distance(to: .zero), speed = velocity.distance(to: .zero)
+        #expect(translation.distance(to: direction * distance) < 1e-6, "\(translation)")
+        #expect(distance > 28 && distance <= 30 + 1e-9)                  // began 10 or 11.7 px in
+        #expect(velocity.distance(to: direction * speed) < 1e-3 * speed && speed > 150)
+    }
+
     @Test("a rotation other than 0, 90, 180 or 270 is a config error naming the file, line and field")
     func badRotation() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rotation-\(UUID().uuidString).toml")
