@@ -150,6 +150,24 @@ open class GestureRecognizer {
     /// Time passed without a touch event: timers fire here.
     open func advance(to time: Double) {}
 
+    /// For a continuous gesture: movement while recognized is a change. True when it was.
+    @discardableResult
+    func changeIfRecognized() -> Bool {
+        guard state == .began || state == .changed else { return false }
+        transition(to: .changed)
+        return true
+    }
+
+    /// For a continuous gesture whose touches are done: ended once recognized, failed while
+    /// still possible.
+    func endContinuous() {
+        switch state {
+        case .began, .changed: transition(to: .ended)
+        case .possible: transition(to: .failed)
+        default: break
+        }
+    }
+
     open func touchesBegan(_ touches: [Touch], at time: Double) {}
     open func touchesMoved(_ touches: [Touch], at time: Double) {}
     open func touchesEnded(_ touches: [Touch], at time: Double) {}

@@ -33,26 +33,16 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     }
 
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
-        switch state {
-        case .possible:
-            if touches.contains(where: { t in starts[t.slot].map { t.location.distance(to: $0) > allowableMovement } ?? false }) {
-                beginsAt = nil
-                transition(to: .failed)
-            }
-        case .began, .changed:
-            transition(to: .changed)
-        default:
-            break
+        guard !changeIfRecognized(), state == .possible else { return }
+        if touches.contains(where: { t in starts[t.slot].map { t.location.distance(to: $0) > allowableMovement } ?? false }) {
+            beginsAt = nil
+            transition(to: .failed)
         }
     }
 
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         beginsAt = nil
-        switch state {
-        case .began, .changed: transition(to: .ended)
-        case .possible: transition(to: .failed)
-        default: break
-        }
+        endContinuous()
     }
 
     public override func reset() {

@@ -75,16 +75,10 @@ public final class PanGestureRecognizer: GestureRecognizer {
         tracker.add(point, at: time)
         lastTime = time
         current = point
-        switch state {
-        case .possible:
-            if point.distance(to: start) >= Self.threshold && self.touches.count >= minimumNumberOfTouches {
-                origin = point
-                transition(to: .began)
-            }
-        case .began, .changed:
-            transition(to: .changed)
-        default:
-            break
+        guard !changeIfRecognized(), state == .possible else { return }
+        if point.distance(to: start) >= Self.threshold && self.touches.count >= minimumNumberOfTouches {
+            origin = point
+            transition(to: .began)
         }
     }
 
@@ -98,11 +92,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
             offset = now - rest.reduce(Point.zero) { $0 + $1.location } * (1 / Double(rest.count))
             return
         }
-        switch state {
-        case .began, .changed: transition(to: .ended)
-        case .possible: transition(to: .failed)
-        default: break
-        }
+        endContinuous()
     }
 
     public override func reset() {

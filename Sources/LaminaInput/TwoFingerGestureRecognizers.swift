@@ -36,27 +36,16 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
     }
 
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
-        guard let value = sample(at: time), let initial else { return }
-        switch state {
-        case .possible:
-            if abs(value - initial) >= threshold {
-                atBegan = value
-                transition(to: .began)
-            }
-        case .began, .changed:
-            transition(to: .changed)
-        default:
-            break
+        guard let value = sample(at: time), let initial, !changeIfRecognized(), state == .possible else { return }
+        if abs(value - initial) >= threshold {
+            atBegan = value
+            transition(to: .began)
         }
     }
 
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         lastTime = time
-        switch state {
-        case .began, .changed: transition(to: .ended)
-        case .possible: transition(to: .failed)
-        default: break
-        }
+        endContinuous()
     }
 
     public override func reset() {
