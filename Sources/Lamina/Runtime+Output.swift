@@ -17,6 +17,7 @@ extension Runtime {
         if error.isPermissionDenied {
             isOutputPaused = true
             logger.warning("lost DRM master (\(error)): output paused; asking for it again every \(masterRetryInterval) s")
+            announceStatus("paused: another client has the display (DRM master lost)")
             retryAt = clock.now + masterRetryInterval
             return
         }
@@ -54,8 +55,10 @@ extension Runtime {
             return
         case .wentDark:
             logger.notice("display disconnected: running on a virtual \(display.mode.width)x\(display.mode.height) output until one is connected")
+            announceStatus("no display connected: drawing on a virtual \(display.mode.width)x\(display.mode.height) output")
         case .lit:
             logger.notice("display connected: \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
+            announceStatus(showingStatus)
             if canvas.target !== display.shadow {
                 canvas = Canvas(target: display.shadow)
                 placeRoot()
@@ -86,6 +89,7 @@ extension Runtime {
         inputSources.forEach { $0.suspend() }                // the next VT's owner reads them
         vtSwitch?.allowSwitchAway()
         logger.notice("VT switched away: DRM master dropped, output paused")
+        announceStatus("switched away to another VT")
     }
 
     /// Lamina's VT is shown again: acknowledge, take DRM master back, set the mode and
@@ -111,9 +115,16 @@ extension Runtime {
         }
         isOutputPaused = false
         logger.notice("DRM master regained: mode set again, repainting")
+        announceStatus(showingStatus)
         tree.setNeedsCommit()
     }
 
     /// The libinput sources among the touch sources.
     var inputSources: [LibinputSource] { touchSources.compactMap { $0 as? LibinputSource } }
+
+    /// The `STATUS=` text while the display shows.
+    var showingStatus: String {
+        display.isLit ? "showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)"
+            : "no display connected: drawing on a virtual \(display.mode.width)x\(display.mode.height) output"
+    }
 }

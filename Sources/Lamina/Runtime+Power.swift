@@ -31,6 +31,7 @@ extension Runtime {
         blankCount += 1
         blankedSince = now
         logger.info("display blanked after \(String(format: "%g", blankAfter!)) s without a touch")
+        announceStatus("blanked (idle); a touch wakes it")
     }
 
     /// Passes a touch event on, or takes it to wake the panel: true when the dispatcher
@@ -66,6 +67,7 @@ extension Runtime {
         if let since = blankedSince { blankedSeconds += clock.now - since }
         blankedSince = nil
         logger.info("display woken by a touch (the waking touch is not delivered)")
+        announceStatus(showingStatus)
         tree.setNeedsCommit()
     }
 }

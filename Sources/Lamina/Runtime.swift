@@ -72,8 +72,17 @@ public final class Runtime {
     public private(set) var rasterTimes: [Double] = []
     public private(set) var presentTimes: [Double] = []
 
-    /// Told `READY=1` when the first frame is on screen (its flip completed), not merely drawn.
-    public var notifier: SystemdNotifier?
+    /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
+    /// drawn; `WATCHDOG=1` as flips (or, idle, probing vblanks) complete; `STATUS=` lines.
+    public var notifier: SystemdNotifier? {
+        didSet { watchdogInterval = notifier?.watchdogInterval }
+    }
+    /// The systemd watchdog period, nil without one (`WatchdogSec=`).
+    public var watchdogInterval: Double?
+    var lastWatchdogPing: Double?
+    var nextWatchdogCheck: Double?
+    /// Watchdog pings sent.
+    public internal(set) var watchdogPings = 0
     private var announcedReady = false
 
     /// Frames drawn and handed to the display.
@@ -225,6 +234,7 @@ public final class Runtime {
             if let blankDueAt { candidates.append(blankDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
+            if let watchdog = watchdogCheckTime { candidates.append(watchdog) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
@@ -317,6 +327,7 @@ public final class Runtime {
         }
         commitIfNeeded()
         blankIfIdle(now: now)
+        checkWatchdog(now: now)
         wakeIfNeeded()
     }
 
@@ -338,11 +349,10 @@ public final class Runtime {
                 requestLatencies.append(event.timestamp - requested)
             }
         }
+        displayProgressed(at: clock.now)
         if event.kind == .pageFlip && !announcedReady {
             announcedReady = true
-            let status = display.isLit ? "showing \(display.connector.name) \(display.mode.width)x\(display.mode.height)"
-                : "no display connected: drawing on a virtual \(display.mode.width)x\(display.mode.height) output"
-            notifier?.notify("READY=1\nSTATUS=\(status)")
+            notifier?.notify("READY=1\nSTATUS=\(showingStatus)")
         }
         links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
         produceFrame(after: event.timestamp)

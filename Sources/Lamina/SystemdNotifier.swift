@@ -10,6 +10,12 @@ public final class SystemdNotifier {
 
     /// Reads `$NOTIFY_SOCKET` from `environment`.
     public init(environment: [String: String]) {
+        let forUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+        if forUs, let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0 {
+            watchdogInterval = usec / 1e6
+        } else {
+            watchdogInterval = nil
+        }
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.utf8.count < 108,
               path.hasPrefix("/") || path.hasPrefix("@") else {
             address = nil
@@ -20,10 +26,15 @@ public final class SystemdNotifier {
         address = bytes
     }
 
+    /// The watchdog period systemd expects pings within (`WATCHDOG_USEC`, for this process
+    /// when `WATCHDOG_PID` names one), nil when the unit has no `WatchdogSec=`.
+    public let watchdogInterval: Double?
+
     /// True when started by systemd with a notify socket.
     public var isActive: Bool { address != nil }
 
-    /// Sends `message` (such as `READY=1\nSTATUS=…`); returns false when it could not.
+    /// Sends `message` (such as `READY=1\nSTATUS=…`) without ever blocking the display loop
+    /// (a full socket drops it); returns false when it could not.
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let address else { return false }
@@ -39,7 +50,7 @@ public final class SystemdNotifier {
         let bytes = Array(message.utf8)
         let sent = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
+                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), generic, length)
             }
         }
         return sent == bytes.count
