@@ -9,6 +9,8 @@ import Logging
 public protocol SceneCatalog {
     /// The scene names, for validating `run.scene` and the `[scene_name]` tables.
     var sceneNames: [String] { get }
+    /// Reads the scene's settings without building it (`check-config`, reloads).
+    func validate(scene: String, settings: SettingsTable) throws(ConfigError)
     func install(scene: String, settings: SettingsTable, in runtime: Runtime) throws(ConfigError)
 }
 
@@ -59,6 +61,15 @@ public enum Daemon {
         }
         if let script = options.touchScript { config.touchScript = script }
         if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
+        return config
+    }
+
+    /// Validates a config file completely without opening any device: every table and key,
+    /// the scene's settings and the touch script (`lamina check-config`). Returns the config.
+    public static func check(path: String, catalog: SceneCatalog) throws(ConfigError) -> LaminaConfig {
+        let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
+        for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
+        if let script = config.touchScript { _ = try loadTouchScript(path: script) }
         return config
     }
 

@@ -7,6 +7,13 @@ public struct Scenes: SceneCatalog {
 
     public var sceneNames: [String] { ["elastic-field"] }
 
+    public func validate(scene: String, settings: SettingsTable) throws(ConfigError) {
+        switch scene {
+        case "elastic-field": _ = try Self.elasticFieldSettings(settings, screen: Size(width: 1920, height: 1080))
+        default: throw ConfigError(file: settings.file, field: "run.scene", reason: "unknown scene '\(scene)'")
+        }
+    }
+
     public func install(scene: String, settings: SettingsTable, in runtime: Runtime) throws(ConfigError) {
         switch scene {
         case "elastic-field":

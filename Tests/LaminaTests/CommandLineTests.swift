@@ -50,6 +50,17 @@ struct CommandLineTests {
         #expect(result.stderr.contains("\(path):5: elastic_field.fill_colour: unknown field"), "\(result.stderr)")
     }
 
+    @Test("check-config: the shipped config is ok (exit 0); a bad scene setting exits 78 naming file, line and field, without running")
+    func checkConfig() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("configs/lamina.toml").path
+        let good = try output(["check-config", shipped])
+        #expect(good.status == 0 && good.stdout.contains("ok (backend auto, scene elastic-field)"), "\(good.stdout)")
+        let bad = try run(["check-config", fixture("bad-field.toml")])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("bad-field.toml:5: elastic_field.fill_colour: unknown field"), "\(bad.stderr)")
+    }
+
     @Test("a bad touch script exits 78 naming the script and the line")
     func badScript() throws {
         let result = try run(["run", "--config", fixture("bad-script.toml")])
