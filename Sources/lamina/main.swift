@@ -79,8 +79,16 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+/// Journal lines (priority prefixes) under systemd, swift-log's stream lines on a terminal;
+/// debug level with `--verbose`.
 func makeLogger(verbose: Bool) -> Logger {
+    let toJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
     LoggingSystem.bootstrap { label in
+        if toJournal {
+            var handler = JournalLogHandler()
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
         var handler = StreamLogHandler.standardError(label: label)
         handler.logLevel = verbose ? .debug : .info
         return handler
