@@ -73,6 +73,69 @@ public enum Daemon {
         return config
     }
 
+    /// SIGHUP: reads `path` again and applies it to the running daemon between two frames —
+    /// the scene and its settings, background, rotation, blanking, repaint window, keyboard
+    /// layout and repeat. Keys that choose devices (backend, card, connector, mode, format,
+    /// console, input devices, calibration) take effect at the next start, and the log says
+    /// so. A file that does not check out is logged and the running configuration kept.
+    /// Returns the configuration now in force.
+    public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneCatalog,
+                              logger: Logger) -> LaminaConfig {
+        var next: LaminaConfig
+        do {
+            next = try check(path: path, catalog: catalog)
+        } catch {
+            logger.error("reload rejected, keeping the running configuration: \(error)")
+            runtime.notifier?.notify("STATUS=reload rejected: \(error)")
+            return running
+        }
+        // What needs a restart stays as it runs now, so the next reload compares with it.
+        var deferred: [String] = []
+        func keep<T: Equatable>(_ key: String, _ field: WritableKeyPath<LaminaConfig, T>) {
+            if next[keyPath: field] != running[keyPath: field] { deferred.append(key) }
+            next[keyPath: field] = running[keyPath: field]
+        }
+        keep("display.backend", \.backend)
+        keep("display.connector", \.connector)
+        keep("display.mode", \.mode)
+        keep("display.format", \.format)
+        keep("display.console", \.console)
+        keep("display.fbdev", \.fbdevPath)
+        keep("display.page_flips", \.legacyPageFlips)
+        keep("display.clock", \.clock)
+        keep("display.dummy_mode", \.dummyMode)
+        keep("input.source", \.inputSource)
+        keep("input.seat", \.inputSeat)
+        keep("input.devices", \.inputDevices)
+        keep("input.calibration", \.calibration)
+        next.touchScript = running.touchScript
+        next.exitAfter = running.exitAfter
+
+        runtime.background = next.background
+        runtime.rotation = Runtime.effectiveRotation(configured: next.rotation, panel: runtime.display.connector.panelOrientation)
+        runtime.blankAfter = next.blankAfter
+        runtime.repaintWindow = next.repaintWindow ?? !(runtime.clock is VirtualClock)
+        if runtime.keyboard != nil {
+            if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
+                != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
+                runtime.keyboard = try? Keyboard(layout: next.keyboardLayout, variant: next.keyboardVariant,
+                                                 options: next.keyboardOptions)
+            }
+            runtime.keyboard?.repeatDelay = next.repeatDelay
+            runtime.keyboard?.repeatRate = next.repeatRate
+        }
+        runtime.removeScene()
+        do {
+            try catalog.install(scene: next.scene, settings: next.settings(forScene: next.scene), in: runtime)
+        } catch {
+            logger.error("the reloaded scene could not be built: \(error)")
+        }
+        let later = deferred.isEmpty ? "" : "; \(deferred.joined(separator: ", ")) take effect at the next start"
+        logger.notice("configuration reloaded from \(path): scene \(next.scene)\(later)")
+        runtime.notifier?.notify("STATUS=reloaded \(path): scene \(next.scene)")
+        return next
+    }
+
     /// Reads and parses a touch script; a bad one is a `ConfigError` naming the line.
     public static func loadTouchScript(path: String) throws(ConfigError) -> TouchScript {
         let text: String
@@ -194,6 +257,10 @@ public enum Daemon {
             runtime.watchStopSignals()
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }
             runtime.vtSwitch = vtSwitching
+            if let path = config.path {
+                var running = config
+                runtime.onReload = { running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger) }
+            }
             if recorder != nil {
                 logger.notice("recording in real time: PNG encoding shares the CPU with rendering and some vblanks may be missed; --clock virtual records every frame")
             }

@@ -62,6 +62,8 @@ public final class Runtime {
     public var keyboard: Keyboard?
     /// Receives typed text and editing keys (the focused text field).
     public var textInputHandler: ((TextInput) -> Void)?
+    /// Called on SIGHUP (when signals are watched): the daemon reloads its configuration.
+    public var onReload: (() -> Void)?
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
@@ -184,6 +186,21 @@ public final class Runtime {
     /// A display link calling `callback` once per frame until paused or invalidated.
     public func addDisplayLink(_ callback: @escaping (DisplayLink) -> Void) -> DisplayLink {
         links.add(callback)
+    }
+
+    /// Removes the scene: every layer under the root, every display link, recognizer, touch
+    /// handler and text handler; the display, input sources and clock stay. The next frame
+    /// draws whatever is installed next (a reload swaps scenes between two frames).
+    public func removeScene() {
+        Transaction.begin()
+        Transaction.disableActions = true
+        for layer in tree.root.sublayers { layer.removeFromSuperlayer() }
+        Transaction.commit()
+        links.invalidateAll()
+        dispatcher.removeAll()
+        textInputHandler = nil
+        keyHandler = nil
+        tree.setNeedsCommit()
     }
 
     /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
@@ -453,6 +470,8 @@ public final class Runtime {
             for signal in signals.drain() {
                 if signal == SIGUSR1 {
                     if let onStatsRequest { onStatsRequest() } else { logger.info("stats: \(stats.summary)") }
+                } else if signal == SIGHUP {
+                    if let onReload { onReload() } else { logger.notice("SIGHUP: nothing to reload") }
                 } else if signal == VTSwitching.signal {
                     if isSwitchedAway { returnFromVTSwitch() } else { switchAwayForVT() }
                 } else {

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import CLinux
 
-/// SIGINT, SIGTERM (stop), SIGUSR1 (stats) and SIGUSR2 (VT switch requests) as a readable descriptor (`signalfd`), so a stop request arrives
+/// SIGINT, SIGTERM (stop), SIGHUP (reload), SIGUSR1 (stats) and SIGUSR2 (VT switch requests) as a
+/// readable descriptor (`signalfd`), so a stop request arrives
 /// through the same `poll` as display and input events and the daemon can shut down
 /// cleanly (restore the CRTC, finish writing frames).
 final class SignalWatcher {
@@ -16,6 +17,7 @@ final class SignalWatcher {
         sigaddset(&mask, SIGTERM)
         sigaddset(&mask, SIGUSR1)
         sigaddset(&mask, SIGUSR2)
+        sigaddset(&mask, SIGHUP)
         guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else { return nil }
         let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard fd >= 0 else { return nil }

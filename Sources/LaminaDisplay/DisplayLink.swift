@@ -63,6 +63,12 @@ public final class DisplayLinks {
         return link
     }
 
+    /// Invalidates every link (a scene being replaced).
+    public func invalidateAll() {
+        for link in links { link.invalidate() }
+        links.removeAll()
+    }
+
     /// True while a valid, unpaused link exists: the display must keep producing vblanks.
     public var hasActiveLinks: Bool { links.contains { $0.isActive } }
 

@@ -52,6 +52,16 @@ public final class TouchDispatcher {
         recognizers.removeAll { $0.recognizer === recognizer }
     }
 
+    /// Detaches every recognizer and touch handler (a scene being replaced); touches down
+    /// now reach nothing until they lift.
+    public func removeAll() {
+        recognizers.removeAll()
+        handlers.removeAll()
+        for (_, entry) in touches { entry.touch.handler = nil }
+        touches = touches.mapValues { ($0.touch, []) }
+        endedAwaitingRecognizers.removeAll()
+    }
+
     /// Gives `layer` the touches that land on it or its sublayers (unless a sublayer has its
     /// own handler): every phase, with `cancelled` when a recognizer takes them.
     public func addTouchHandler(to layer: Layer, _ handler: @escaping (Touch) -> Void) {
