@@ -467,9 +467,12 @@ public final class Runtime {
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
         if let signals {
-            for signal in signals.drain() {
+            for arrival in signals.drain() {
+                let signal = arrival.signal
                 if signal == SIGUSR1 {
                     if let onStatsRequest { onStatsRequest() } else { logger.info("stats: \(stats.summary)") }
+                } else if signal == SIGHUP && arrival.fromKernel {
+                    logger.info("terminal hangup (SIGHUP from the kernel) ignored: only a sent SIGHUP reloads")
                 } else if signal == SIGHUP {
                     if let onReload { onReload() } else { logger.notice("SIGHUP: nothing to reload") }
                 } else if signal == VTSwitching.signal {

@@ -26,12 +26,19 @@ final class SignalWatcher {
 
     deinit { close(descriptor) }
 
-    /// The signal numbers waiting, consumed.
-    func drain() -> [Int32] {
-        var signals: [Int32] = []
+    /// A signal that arrived, and whether the kernel raised it (a terminal hangup, say)
+    /// rather than a process (`kill`, `systemctl kill`).
+    struct Arrival {
+        var signal: Int32
+        var fromKernel: Bool
+    }
+
+    /// The signals waiting, consumed.
+    func drain() -> [Arrival] {
+        var signals: [Arrival] = []
         var info = signalfd_siginfo()
         while read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            signals.append(Int32(info.ssi_signo))
+            signals.append(Arrival(signal: Int32(info.ssi_signo), fromKernel: info.ssi_code == 0x80))   // SI_KERNEL
         }
         return signals
     }
