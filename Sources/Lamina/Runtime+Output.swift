@@ -78,9 +78,7 @@ extension Runtime {
         guard !isSwitchedAway else { return }
         isSwitchedAway = true
         isOutputPaused = true
-        frameDueAt = nil
-        vblankRequested = false
-        retryAt = nil
+        forgetScheduledOutput()
         do {
             try display.deactivate()
         } catch {
@@ -117,6 +115,14 @@ extension Runtime {
         logger.notice("DRM master regained: mode set again, repainting")
         announceStatus(showingStatus)
         tree.setNeedsCommit()
+    }
+
+    /// Drops the frame waiting in the repaint window, the vblank asked for and the retry:
+    /// the output stops (blanked, switched away) and none of them may fire.
+    func forgetScheduledOutput() {
+        frameDueAt = nil
+        vblankRequested = false
+        retryAt = nil
     }
 
     /// The libinput sources among the touch sources.

@@ -25,9 +25,7 @@ extension Runtime {
             return
         }
         workDone = true
-        frameDueAt = nil
-        vblankRequested = false
-        retryAt = nil
+        forgetScheduledOutput()
         blankCount += 1
         blankedSince = now
         logger.info("display blanked after \(String(format: "%g", blankAfter!)) s without a touch")

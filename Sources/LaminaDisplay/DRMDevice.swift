@@ -245,8 +245,8 @@ public final class DRMDevice: KMSDevice {
     }
 
     public func pageFlipMethod(crtc: UInt32) -> String {
-        guard let plane = flipPlane(crtc: crtc) else { return "legacy page flips" }
-        return plane.damageClipsProperty != nil ? "atomic page flips with FB_DAMAGE_CLIPS" : "atomic page flips"
+        let plane = flipPlane(crtc: crtc)
+        return Self.pageFlipDescription(atomic: plane != nil, damageClips: plane?.damageClipsProperty != nil)
     }
 
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {

@@ -171,8 +171,7 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func pageFlipMethod(crtc: UInt32) -> String {
-        supportsAtomic ? (supportsDamageClips ? "atomic page flips with FB_DAMAGE_CLIPS" : "atomic page flips")
-            : "legacy page flips"
+        Self.pageFlipDescription(atomic: supportsAtomic, damageClips: supportsDamageClips)
     }
 
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {

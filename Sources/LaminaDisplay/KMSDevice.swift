@@ -66,3 +66,12 @@ public protocol KMSDevice: AnyObject {
     /// scanned-out framebuffer on the dummy); nil when the device cannot read back.
     func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer?
 }
+
+extension KMSDevice {
+    /// The log's words for a KMS device's flips: legacy `drmModePageFlip`, or atomic
+    /// commits with or without `FB_DAMAGE_CLIPS`.
+    static func pageFlipDescription(atomic: Bool, damageClips: Bool) -> String {
+        guard atomic else { return "legacy page flips" }
+        return damageClips ? "atomic page flips with FB_DAMAGE_CLIPS" : "atomic page flips"
+    }
+}
