@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         // C libraries, each behind a thin system-library or shim target.
@@ -52,6 +54,8 @@ let package = Package(
             dependencies: [
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
         .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster"]),

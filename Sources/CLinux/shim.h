@@ -8,6 +8,7 @@
 #include <linux/vt.h>
 #include <linux/fb.h>
 #include <linux/uinput.h>
+#include <malloc.h>
 
 /// ioctl with an integer argument (Swift cannot call the variadic form with a value).
 static inline int lamina_ioctl_value(int fd, unsigned long request, unsigned long value) {

@@ -206,6 +206,7 @@ public enum Daemon {
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
     public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
+        ProcessResources.returnLargeBuffersToTheSystem()
         let config = try loadConfig(options, catalog: catalog)
         let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }
         let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir) }

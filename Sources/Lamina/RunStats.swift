@@ -4,21 +4,19 @@ import Foundation
 /// cadence, time spent drawing, how long input waits for the glass, and how often the loop
 /// wakes while nothing changes.
 public struct RunStats: Codable, Sendable {
-    /// Summary of a sample, in milliseconds.
+    /// Summary of a distribution, in milliseconds: count, minimum and maximum exact, the
+    /// percentiles from a fixed-memory histogram (within 0.1 %).
     public struct Percentiles: Codable, Sendable {
         public var count: Int
         public var min: Double, p50: Double, p95: Double, p99: Double, max: Double
 
-        init?(_ seconds: [Double]) {
-            guard !seconds.isEmpty else { return nil }
-            let sorted = seconds.map { $0 * 1000 }.sorted()
-            func at(_ q: Double) -> Double { sorted[Swift.min(sorted.count - 1, Int(q * Double(sorted.count)))] }
-            count = sorted.count
-            min = sorted[0]
-            p50 = at(0.5)
-            p95 = at(0.95)
-            p99 = at(0.99)
-            max = sorted[sorted.count - 1]
+        public init(count: Int, min: Double, p50: Double, p95: Double, p99: Double, max: Double) {
+            self.count = count
+            self.min = min
+            self.p50 = p50
+            self.p95 = p95
+            self.p99 = p99
+            self.max = max
         }
     }
 
@@ -37,9 +35,12 @@ public struct RunStats: Codable, Sendable {
     public var failedFlips: Int
     /// Drawing time per frame (rasterizing the damage and copying it out).
     public var renderMs: Percentiles?
-    /// From each touch event's time to the flip of the first frame drawn after it (an event
-    /// that changes nothing waits for the next frame there is).
+    /// From each input event that changed something (a property, an animation, a running
+    /// display link) to the flip of the first frame drawn after it.
     public var inputToFlipMs: Percentiles?
+    /// Input events that changed nothing when they were handled (a touch beside every
+    /// target, a tap's down before the tap is recognized): not in `inputToFlipMs`.
+    public var inputsWithoutChange: Int
     public var touches: Int
     /// Gestures recognized, by kind (`tap`, `pan`, `longPress`, `pinch`, `rotation`, `swipe`).
     public var gestures: [String: Int] = [:]
@@ -88,25 +89,16 @@ public struct RunStats: Codable, Sendable {
 extension Runtime {
     /// The numbers so far.
     public var stats: RunStats {
-        let flips = flipTimestamps
-        var rate: Double?, jitter: Double?, deviation: Double?
-        let frame = display.frameDuration
-        let intervals = zip(flips.dropFirst(), flips).map { $0 - $1 }.filter { $0 < 1.5 * frame }
-        if !intervals.isEmpty {
-            let mean = intervals.reduce(0, +) / Double(intervals.count)
-            rate = 1 / mean
-            let variance = intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(intervals.count)
-            jitter = variance.squareRoot() * 1000
-            deviation = intervals.map { abs($0 - frame) }.max().map { $0 * 1000 }
-        }
         let idle = idleSeconds + (idleSince.map { clock.now - $0 } ?? 0)
         let screen = Double(display.width * display.height)
         return RunStats(
-            seconds: clock.now - startTime, frames: renderedFrames, flips: flips.count, flipRate: rate,
-            flipIntervalJitterMs: jitter, flipIntervalMaxDeviationMs: deviation,
+            seconds: clock.now - startTime, frames: renderedFrames, flips: flipCadence.count, flipRate: flipCadence.rate,
+            flipIntervalJitterMs: flipCadence.jitter.map { $0 * 1000 },
+            flipIntervalMaxDeviationMs: flipCadence.maxDeviation.map { $0 * 1000 },
             missedVBlanks: display.missedVBlanks, failedFlips: failedFlips,
-            renderMs: RunStats.Percentiles(zip(rasterTimes, presentTimes).map { $0 + $1 }),
-            inputToFlipMs: RunStats.Percentiles(inputLatencies), touches: touchCount, gestures: dispatcher.recognizedGestures,
+            renderMs: RunStats.Percentiles(frameCosts),
+            inputToFlipMs: RunStats.Percentiles(inputLatencies), inputsWithoutChange: inputsWithoutChange,
+            touches: touchCount, gestures: dispatcher.recognizedGestures,
             idleSeconds: idle, idleWakeUps: idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(idleWakeUps) / idle : nil,
             cpuSeconds: Runtime.processCPUTime() - startCPU,
             idleCPUMsPerSecond: idle > 0 ? (idleCPUSeconds + (idleCPUStart.map { Runtime.processCPUTime() - $0 } ?? 0)) * 1000 / idle : nil,

@@ -34,13 +34,22 @@ public final class Runtime {
     var retryAt: Double?
     private var signals: SignalWatcher?
     private var stopRequested = false
-    // Telemetry (RunStats).
+    // Telemetry (RunStats), all in fixed memory (decision 86).
     let startTime: Double
-    /// The kernel's timestamp of every completed flip, in order.
-    public private(set) var flipTimestamps: [Double] = []
-    private(set) var inputLatencies: [Double] = []
+    /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
+    public private(set) var flipCadence = FlipCadence()
+    /// How many flips completed.
+    public var flipCount: Int { flipCadence.count }
+    /// The kernel's timestamps of the most recent completed flips (up to
+    /// `FlipCadence.recentCapacity`), oldest first.
+    public var recentFlipTimestamps: [Double] { Array(flipCadence.recent) }
+    private(set) var inputLatencies = DurationDistribution()
+    private(set) var inputsWithoutChange = 0
     private(set) var touchCount = 0
+    /// Times of the inputs that changed something since the last frame was handed over (at
+    /// most `maxPendingInputs`; more between two frames count once, at the earliest).
     private var pendingInputTimes: [Double] = []
+    private static let maxPendingInputs = 256
     private var inputsInFlight: [[Double]] = []
     private(set) var idleSeconds = 0.0
     private(set) var idleSince: Double?
@@ -48,7 +57,7 @@ public final class Runtime {
     let startCPU = Runtime.processCPUTime()
     private(set) var idleCPUStart: Double?
     private(set) var idleCPUSeconds = 0.0
-    private(set) var requestLatencies: [Double] = []
+    private(set) var requestLatencies = DurationDistribution()
     /// When a change woke the idle display, until the frame drawn for it is handed over.
     private var pendingRequestTime: Double?
     /// Per flip in flight, the wake-up request it answers.
@@ -67,12 +76,15 @@ public final class Runtime {
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
-    /// When set, the time each frame spends drawing (`rasterTimes`) and copying into the
-    /// scanout buffer and flipping (`presentTimes`) is measured on this clock: for
-    /// benchmarks, never for tests.
+    /// When set, the time each frame spends drawing and copying into the scanout buffer and
+    /// flipping is measured on this clock (the stats' `renderMs`, the repaint budget): for
+    /// benchmarks and the daemon, never for tests.
     public var timingClock: MonotonicClock?
-    public private(set) var rasterTimes: [Double] = []
-    public private(set) var presentTimes: [Double] = []
+    /// Receives each measured frame's drawing and present times in seconds (benchmarks keep
+    /// their own series; the runtime keeps only a distribution and the last 60).
+    public var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)?
+    private(set) var frameCosts = DurationDistribution()
+    private var recentFrameCosts = RecentValues(capacity: 60)
 
     /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
     /// drawn; `WATCHDOG=1` as flips (or, idle, probing vblanks) complete; `STATUS=` lines.
@@ -302,8 +314,10 @@ public final class Runtime {
                 workDone = true
                 guard admitTouch(event) else { continue }
                 if case .down = event.kind { touchCount += 1 }
-                pendingInputTimes.append(event.time)
+                let mark = changeMark
                 dispatcher.dispatch(event)
+                if case .frame = event.kind { continue }
+                noteInput(at: event.time, changed: changeMark != mark)
             }
         }
         if let deadline = dispatcher.nextDeadline, now >= deadline {
@@ -314,8 +328,10 @@ public final class Runtime {
             for key in source.keyEvents(upTo: now) {
                 workDone = true
                 lastInputTime = now
+                let mark = changeMark
                 keyHandler?(key)
                 for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
+                noteInput(at: now, changed: changeMark != mark)
             }
         }
         if let keyboard, let due = keyboard.nextRepeatTime, now >= due {
@@ -348,6 +364,20 @@ public final class Runtime {
         wakeIfNeeded()
     }
 
+    /// What input handling may change: the model (property sets, animations added or
+    /// removed) and whether a display link runs.
+    private var changeMark: (UInt64, Bool) { (tree.modelChanges, links.hasActiveLinks) }
+
+    /// Counts an input that changed something toward the input-to-flip latency of the next
+    /// frame handed over, and one that changed nothing as such.
+    private func noteInput(at time: Double, changed: Bool) {
+        guard changed else {
+            inputsWithoutChange += 1
+            return
+        }
+        if pendingInputTimes.count < Self.maxPendingInputs { pendingInputTimes.append(time) }
+    }
+
     /// The implicit transaction: changes made during this turn of the loop take effect now,
     /// with the current time as their commit time (rule 38).
     private func commitIfNeeded() {
@@ -358,12 +388,12 @@ public final class Runtime {
         workDone = true
         if event.kind == .sequence { vblankRequested = false }
         if event.kind == .pageFlip {
-            flipTimestamps.append(event.timestamp)
+            flipCadence.record(event.timestamp, frameDuration: display.frameDuration)
             if !inputsInFlight.isEmpty {
-                inputLatencies += inputsInFlight.removeFirst().map { event.timestamp - $0 }
+                for time in inputsInFlight.removeFirst() { inputLatencies.record(event.timestamp - time) }
             }
             if !requestsInFlight.isEmpty, let requested = requestsInFlight.removeFirst() {
-                requestLatencies.append(event.timestamp - requested)
+                requestLatencies.record(event.timestamp - requested)
             }
         }
         displayProgressed(at: clock.now)
@@ -414,8 +444,7 @@ public final class Runtime {
     /// How long before the vblank a frame in the repaint window starts.
     var currentRepaintBudget: Double {
         if let repaintBudget { return repaintBudget }
-        let recent = zip(rasterTimes.suffix(60), presentTimes.suffix(60)).map { $0 + $1 }
-        return max(0.002, 1.5 * (recent.max() ?? display.frameDuration) + 0.001)
+        return max(0.002, 1.5 * (recentFrameCosts.values.max() ?? display.frameDuration) + 0.001)
     }
 
     /// Commit, evaluate at `targetTimestamp`, draw, flip; then the animation callbacks.
@@ -432,9 +461,12 @@ public final class Runtime {
             damagedPixels += (changed.x1 - changed.x0) * (changed.y1 - changed.y0)
         }
         let presentStart = timingClock?.now
-        if let rasterStart, let presentStart { rasterTimes.append(presentStart - rasterStart) }
         defer {
-            if let presentStart, let end = timingClock?.now { presentTimes.append(end - presentStart) }
+            if let rasterStart, let presentStart, let end = timingClock?.now {
+                frameCosts.record(end - rasterStart)
+                recentFrameCosts.append(end - rasterStart)
+                onFrameTimed?(presentStart - rasterStart, end - presentStart)
+            }
         }
         do {
             try display.present(damage: damage)

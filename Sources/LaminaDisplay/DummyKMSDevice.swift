@@ -41,8 +41,11 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var isPoweredOff = false
     /// Times the output was turned off.
     public private(set) var powerOffCount = 0
-    /// The damage clip each atomic flip carried (nil: the whole frame), in order.
+    /// The damage clip each recent atomic flip carried (nil: the whole frame), in order: at
+    /// least the last `flipDamageHistory` flips, never more than twice that (a dummy display
+    /// running for months keeps a fixed footprint).
     public private(set) var flipDamage: [PixelBuffer.Region?] = []
+    public static let flipDamageHistory = 1024
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.
     public var consoleFramebuffer: UInt32?
@@ -188,7 +191,10 @@ public final class DummyKMSDevice: KMSDevice {
         let sequence = nextVBlankSequence(after: clock.now, active) + UInt64(delayNextFlipByVBlanks)
         delayNextFlipByVBlanks = 0
         pending.append(.flip(framebuffer: framebuffer, sequence: sequence))
-        if supportsAtomic && supportsDamageClips { flipDamage.append(damage) }
+        if supportsAtomic && supportsDamageClips {
+            if flipDamage.count >= 2 * Self.flipDamageHistory { flipDamage.removeFirst(Self.flipDamageHistory) }
+            flipDamage.append(damage)
+        }
     }
 
     public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {

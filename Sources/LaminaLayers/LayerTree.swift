@@ -10,7 +10,13 @@ import LaminaAnimation
 public final class LayerTree {
     public let root: Layer
     /// True when the model changed since the last commit.
-    public internal(set) var needsCommit = true
+    public internal(set) var needsCommit = true {
+        didSet { if needsCommit { modelChanges &+= 1 } }
+    }
+    /// Counts model changes (each property set, animation added or removed, each request
+    /// for a commit): code that wants to know whether something it called changed the tree
+    /// compares two readings.
+    public private(set) var modelChanges: UInt64 = 0
     /// True when a commit took changes that no frame has drawn yet.
     public private(set) var needsDisplay = true
     /// True when an animation is still changing the presentation after the last update.

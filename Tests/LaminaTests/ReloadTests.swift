@@ -61,7 +61,7 @@ struct ReloadTests {
         #expect(runtime.blankAfter == 30 && running.mode == .preferred)     // the mode waits for a restart
         #expect(log.count(containing: "configuration reloaded from \(path): scene elastic-field; display.mode take effect at the next start") == 1)
         // No frame lost: the first flip after the reload is the next vblank after the last one.
-        let flips = runtime.flipTimestamps
+        let flips = runtime.recentFlipTimestamps
         let before = try #require(flips.last { $0 <= reloadedAt }), after = try #require(flips.first { $0 > reloadedAt })
         #expect(abs(after - before - rig.display.frameDuration) < 1e-9)
         #expect(rig.display.missedVBlanks == 0)

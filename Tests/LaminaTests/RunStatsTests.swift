@@ -20,6 +20,10 @@ struct RunStatsTests {
         box.backgroundColor = .white
         runtime.rootLayer.addSublayer(box)
         box.add(BasicAnimation(keyPath: "position.x", from: .scalar(0), to: .scalar(60), duration: 0.5), forKey: "move")
+        let target = Layer()
+        target.frame = Rect(x: 20, y: 15, width: 20, height: 20)
+        runtime.rootLayer.addSublayer(target)
+        runtime.dispatcher.addTouchHandler(to: target) { touch in target.opacity = touch.phase == .began ? 0.5 : 1 }
         runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.2 tap 30,20"), start: rig.clock.now))
         #expect(runtime.run(exitAfter: 3, untilSettled: false) == .timeLimit)
         let stats = runtime.stats
@@ -113,5 +117,101 @@ struct FrameRequestLatencyTests {
             #expect(abs(latencies.min - (1000.0 / 60 - 5)) < 1e-6, "window \(window)")
             #expect(runtime.stats.idleCPUMsPerSecond != nil && runtime.stats.cpuSeconds >= 0)
         }
+    }
+}
+
+@Suite("Telemetry in fixed memory")
+struct TelemetryTests {
+    @Test("percentiles from the histogram are within 0.1 % of the sorted sample's; count, min and max are exact; NaN is ignored")
+    func distribution() {
+        var seed: UInt64 = 0x5EED_1A31
+        func next() -> Double {            // splitmix64 in [0, 1)
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var distribution = DurationDistribution()
+        let footprint = distribution.footprintBytes
+        var sample: [Double] = []
+        for _ in 0..<20_000 {
+            let seconds = 0.001 + 0.05 * next() * next()        // 1–51 ms, skewed low
+            sample.append(seconds)
+            distribution.record(seconds)
+        }
+        distribution.record(.nan)
+        sample.sort()
+        #expect(distribution.count == sample.count)
+        #expect(distribution.min == sample.first && distribution.max == sample.last)
+        for q in [0.5, 0.95, 0.99] {
+            let exact = sample[Int((q * Double(sample.count)).rounded(.up)) - 1]
+            let estimate = distribution.value(atQuantile: q) ?? 0
+            #expect(abs(estimate - exact) <= 0.001 * exact + 1e-6, "q \(q): \(estimate) vs \(exact) (seed \(seed))")
+        }
+        #expect(distribution.footprintBytes == footprint)                      // nothing grew
+        distribution.record(1e300)
+        distribution.record(-.infinity)
+        #expect(distribution.max == DurationDistribution.ceiling && distribution.min == 0)
+    }
+
+    @Test("flip cadence: back-to-back intervals only, Welford's mean and deviation, the last 1024 timestamps")
+    func cadence() {
+        var cadence = FlipCadence()
+        var timestamps: [Double] = []
+        var t = 10.0
+        for i in 0..<3000 {
+            t += i % 500 == 499 ? 2.0 : (i % 2 == 0 ? 0.016 : 0.018)     // alternating, with idle gaps
+            timestamps.append(t)
+            cadence.record(t, frameDuration: 1.0 / 60)
+        }
+        let intervals = zip(timestamps.dropFirst(), timestamps).map { $0 - $1 }.filter { $0 < 1.5 / 60 }
+        let mean = intervals.reduce(0, +) / Double(intervals.count)
+        let deviation = (intervals.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(intervals.count)).squareRoot()
+        #expect(cadence.count == 3000 && cadence.recent.count == FlipCadence.recentCapacity)
+        #expect(Array(cadence.recent) == Array(timestamps.suffix(FlipCadence.recentCapacity)))
+        #expect(abs((cadence.rate ?? 0) - 1 / mean) < 1e-9 && abs((cadence.jitter ?? 0) - deviation) < 1e-12)
+        #expect(abs((cadence.maxDeviation ?? 0) - (0.018 - 1.0 / 60)) < 1e-12)
+    }
+
+    @Test("an input that changes nothing is counted apart, not charged to the next unrelated frame")
+    func inputWithoutChange() throws {
+        let rig = try DummyDisplayRig(width: 64, height: 48, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        let box = Layer()
+        box.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        runtime.rootLayer.addSublayer(box)
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.2 drag 30,20 50,20 over 0.1"), start: 0))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        runtime.run(exitAfter: 1.5 - rig.clock.now, untilSettled: false)
+        box.backgroundColor = .white                             // an unrelated change 1.3 s later
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let stats = runtime.stats
+        #expect(stats.inputToFlipMs == nil)
+        #expect(stats.inputsWithoutChange == 14)                  // down, 12 motions, up
+        #expect(stats.touches == 1)
+    }
+}
+
+@Suite("Soak input")
+struct SoakInputTests {
+    @Test("random touches: the same seed gives the same events, in time order, every down lifted, one gesture held at a time")
+    func randomTouches() {
+        let panel = Size(width: 800, height: 600)
+        let a = RandomTouchSource(seed: 7, panel: panel, focus: Point(x: 400, y: 300), start: 0)
+        let b = RandomTouchSource(seed: 7, panel: panel, focus: Point(x: 400, y: 300), start: 0)
+        let first = a.events(upTo: 600), second = b.events(upTo: 600)
+        #expect(first == second && first.count > 1000)
+        #expect(zip(first, first.dropFirst()).allSatisfy { $0.time <= $1.time })
+        var down = Set<Int>()
+        for event in first {
+            switch event.kind {
+            case .down(let slot, _): #expect(down.insert(slot).inserted)
+            case .up(let slot): #expect(down.remove(slot) != nil)
+            default: break
+            }
+        }
+        #expect(down.isEmpty || (a.nextEventTime ?? 0) > 600)
+        #expect(a.gestures.values.reduce(0, +) > 100 && a.gestures.count == 4)
     }
 }
