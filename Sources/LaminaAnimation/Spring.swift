@@ -1,3 +1,4 @@
+import LaminaGeometry
 import Foundation
 
 /// A damped harmonic oscillator, the timing of `CASpringAnimation` and UIKit's springs
@@ -111,11 +112,16 @@ extension Spring {
     /// initialSpringVelocity:…)`, rule 31): mass 1, damping ratio ζ, and the natural
     /// frequency for which the motion is within 10⁻³ of the target at `duration`.
     /// ζ is clamped to (0, 1]. The animation that uses it runs for `duration` and is cut there.
-    public init(dampingRatio: Double, duration: Double, initialVelocity v: Double = 0) {
-        precondition(duration > 0, "a duration-fit spring needs a positive duration")
-        let zeta = min(max(dampingRatio, 1e-6), 1)
-        let omega = Spring.fittedNaturalFrequency(zeta: zeta, duration: duration, velocity: v)
-            ?? Spring.fittedNaturalFrequency(zeta: zeta, duration: duration, velocity: 0)!
+    ///
+    /// Out-of-range numbers are clamped rather than trapping (decision 86): the duration into
+    /// 10⁻⁴…10⁵ s (NaN: 0.5 s), the velocity into ±10⁶ (NaN: 0), ζ into (0, 1] (NaN: 1).
+    public init(dampingRatio: Double, duration: Double, initialVelocity: Double = 0) {
+        let d = duration.clamped(to: 1e-4...1e5, nanAs: 0.5)
+        let v = initialVelocity.clamped(to: -1e6...1e6, nanAs: 0)
+        let zeta = dampingRatio.clamped(to: 1e-6...1, nanAs: 1)
+        let omega = Spring.fittedNaturalFrequency(zeta: zeta, duration: d, velocity: v)
+            ?? Spring.fittedNaturalFrequency(zeta: zeta, duration: d, velocity: 0)
+            ?? 10 / d
         self.init(mass: 1, stiffness: omega * omega, damping: 2 * zeta * omega, initialVelocity: v)
     }
 

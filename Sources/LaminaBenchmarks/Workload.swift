@@ -124,6 +124,10 @@ public struct Workload {
         guard let width = json["width"] as? Int, let height = json["height"] as? Int, width > 0, height > 0 else {
             throw fail("\(id): width and height must be positive integers")
         }
+        let limit = GeometryLimits.maximumDimension
+        guard width <= limit, height <= limit, width * height <= GeometryLimits.maximumPixels else {
+            throw fail("\(id): \(width)x\(height) is larger than \(limit)x\(limit) or \(GeometryLimits.maximumPixels) pixels")
+        }
         self.id = id
         self.name = name
         self.width = width
@@ -179,8 +183,25 @@ public struct Workload {
         return path
     }
 
+    /// A number field within `range` (finite by construction), or `fallback` when absent.
+    static func number(_ json: [String: Any], _ key: String, in range: ClosedRange<Double>, default fallback: Double? = nil,
+                       _ where_: String) throws -> Double {
+        guard let value = json[key] else {
+            if let fallback { return fallback }
+            throw FieldError(message: "\(where_).\(key) missing")
+        }
+        guard let number = (value as? NSNumber)?.doubleValue, range.contains(number) else {
+            throw FieldError(message: "\(where_).\(key): expected a number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return number
+    }
+
+    /// Lengths (radii, stroke widths) and coordinates a workload may use: within the
+    /// geometry limit (decision 86).
+    static let lengths = 0...GeometryLimits.coordinate
+
     static func op(_ json: [String: Any], where where_: String) throws -> Op {
-        let opacity = (json["opacity"] as? NSNumber)?.doubleValue ?? 1
+        let opacity = try number(json, "opacity", in: 0...1, default: 1, where_)
         switch json["op"] as? String {
         case "fill_path":
             let rule: FillRule
@@ -196,22 +217,22 @@ public struct Workload {
                          try color(json["color"], where_, opacity: opacity))
         case "fill_rrect":
             let r = try numbers(json["rect"], count: 4, "\(where_).rect")
-            guard let radius = (json["radius"] as? NSNumber)?.doubleValue else { throw FieldError(message: "\(where_).radius missing") }
+            let radius = try number(json, "radius", in: lengths, where_)
             return .fill(Path(roundedRect: Rect(x: r[0], y: r[1], width: r[2], height: r[3]), cornerRadius: radius), .nonZero,
                          try color(json["color"], where_, opacity: opacity))
         case "fill_circle":
             let c = try numbers(json["center"], count: 2, "\(where_).center")
-            guard let radius = (json["radius"] as? NSNumber)?.doubleValue else { throw FieldError(message: "\(where_).radius missing") }
+            let radius = try number(json, "radius", in: lengths, where_)
             return .fill(Path(circleCenter: Point(x: c[0], y: c[1]), radius: radius), .nonZero,
                          try color(json["color"], where_, opacity: opacity))
         case "stroke_path":
-            guard let width = (json["width"] as? NSNumber)?.doubleValue,
-                  let cap = LineCap(rawValue: json["cap"] as? String ?? ""),
+            let width = try number(json, "width", in: lengths, where_)
+            guard let cap = LineCap(rawValue: json["cap"] as? String ?? ""),
                   let join = LineJoin(rawValue: json["join"] as? String ?? "") else {
                 throw FieldError(message: "\(where_): a stroke needs width, cap (butt|round|square) and join (miter|round|bevel)")
             }
             let style = StrokeStyle(width: width, cap: cap, join: join,
-                                    miterLimit: (json["miter_limit"] as? NSNumber)?.doubleValue ?? 10)
+                                    miterLimit: try number(json, "miter_limit", in: 1...1e6, default: 10, where_))
             return .stroke(try path(json["path"], where_), style, try color(json["color"], where_, opacity: opacity))
         case "draw_image":
             let t = try numbers(json["transform"], count: 6, "\(where_).transform")
@@ -220,8 +241,13 @@ public struct Workload {
                               opacity: opacity)
         case "draw_text":
             let o = try numbers(json["origin"], count: 2, "\(where_).origin")
-            guard let font = json["font"] as? String, let size = (json["size"] as? NSNumber)?.doubleValue,
-                  let text = json["text"] as? String else { throw FieldError(message: "\(where_): text needs font, size and text") }
+            guard let font = json["font"] as? String, let text = json["text"] as? String else {
+                throw FieldError(message: "\(where_): text needs font, size and text")
+            }
+            let size = try number(json, "size", in: Font.sizes, where_)
+            guard text.unicodeScalars.count <= Font.maximumRunLength else {
+                throw FieldError(message: "\(where_).text: longer than \(Font.maximumRunLength) characters")
+            }
             return .drawText(font: font, size: size, origin: Point(x: o[0], y: o[1]), text: text,
                              color: try color(json["color"], where_, opacity: opacity))
         case let other:

@@ -41,6 +41,14 @@ public struct TouchScript: Sendable {
 
     public static let defaultTapHold = 0.08
     public static let motionInterval = 1.0 / 120
+    /// Start times a script may use: up to 10⁷ s (about 116 days) from the start of the run.
+    public static let times = 0.0...1e7
+    /// Holds and drag durations: up to a day.
+    public static let durations = 0.0...86_400.0
+    /// Positions: within the geometry limit (decision 86), far beyond any panel.
+    public static let coordinates = -GeometryLimits.coordinate...GeometryLimits.coordinate
+    /// Points in one drag.
+    public static let maximumDragPoints = 10_000
 
     public var steps: [Step]
 
@@ -62,78 +70,59 @@ public struct TouchScript: Sendable {
 
     private static func parseStep(_ words: [String], line: Int) throws(TouchScriptError) -> Step {
         func fail(_ reason: String) -> TouchScriptError { TouchScriptError(line: line, reason: reason) }
-        func number(_ word: String, _ what: String) throws(TouchScriptError) -> Double {
-            guard let v = Double(word), v.isFinite else { throw fail("\(what) '\(word)' is not a number") }
+        func number(_ word: String, _ what: String, in range: ClosedRange<Double>) throws(TouchScriptError) -> Double {
+            guard let v = Double(word), v.isFinite else { throw fail("\(what) '\(Escaped(word))' is not a number") }
+            guard range.contains(v) else {
+                throw fail("\(what) \(Escaped(word)) is outside \(Escaped.number(range.lowerBound))…\(Escaped.number(range.upperBound))")
+            }
             return v
         }
         func point(_ word: String) throws(TouchScriptError) -> Point {
             let parts = word.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
-                throw fail("'\(word)' is not a point; write x,y with no spaces, such as 960,540")
+                throw fail("'\(Escaped(word))' is not a point; write x,y with no spaces, such as 960,540")
+            }
+            guard coordinates.contains(x), coordinates.contains(y) else {
+                throw fail("point \(Escaped(word)) is beyond ±\(Escaped.number(coordinates.upperBound)) px")
             }
             return Point(x: x, y: y)
         }
         guard words.count >= 3, words[0] == "at" else {
             throw fail("expected 'at TIME tap X,Y' or 'at TIME drag X,Y X,Y ... over SECONDS'")
         }
-        let time = try number(words[1], "time")
-        guard time >= 0 else { throw fail("time \(words[1]) is negative") }
+        let time = try number(words[1], "time", in: times)
         switch words[2] {
         case "tap":
             guard words.count == 4 || (words.count == 6 && words[4] == "hold") else {
                 throw fail("a tap is 'at TIME tap X,Y' with an optional 'hold SECONDS'")
             }
-            let hold = words.count == 6 ? try number(words[5], "hold") : defaultTapHold
+            let hold = words.count == 6 ? try number(words[5], "hold", in: durations) : defaultTapHold
             guard hold > 0 else { throw fail("hold must be positive") }
             return Step(time: time, action: .tap(at: try point(words[3]), hold: hold))
         case "drag":
             guard let overIndex = words.firstIndex(of: "over"), overIndex == words.count - 2 else {
                 throw fail("a drag ends with 'over SECONDS'")
             }
+            guard overIndex - 3 <= maximumDragPoints else { throw fail("a drag has at most \(maximumDragPoints) points") }
             var points: [Point] = []
             for word in words[3..<overIndex] { points.append(try point(word)) }
             guard points.count >= 2 else { throw fail("a drag needs at least two points") }
-            let duration = try number(words[overIndex + 1], "duration")
+            let duration = try number(words[overIndex + 1], "duration", in: durations)
             guard duration > 0 else { throw fail("a drag's duration must be positive") }
             return Step(time: time, action: .drag(through: points, duration: duration))
         default:
-            throw fail("unknown action '\(words[2])'; use tap or drag")
+            throw fail("unknown action '\(Escaped(words[2]))'; use tap or drag")
         }
     }
 
-    /// The raw events of the script, with times offset by `start`, in time order.
+    /// The raw events of the script, with times offset by `start`, in time order (all of
+    /// them at once: for short scripts and tests; a run replays through
+    /// `ScriptedTouchSource`, which makes them as they fall due).
     public func events(start: Double = 0) -> [TouchEvent] {
-        var events: [(event: TouchEvent, order: Int)] = []
-        var busyUntil: [Double] = []   // per slot: when its current touch lifts
-        var order = 0
-        func add(_ time: Double, _ kind: TouchEvent.Kind) {
-            events.append((TouchEvent(time: start + time, kind: kind), order))
-            order += 1
-        }
-        for step in steps {
-            let end: Double
-            switch step.action {
-            case .tap(_, let hold): end = step.time + hold
-            case .drag(_, let duration): end = step.time + duration
-            }
-            let slot = busyUntil.firstIndex { $0 < step.time } ?? busyUntil.count
-            if slot == busyUntil.count { busyUntil.append(end) } else { busyUntil[slot] = end }
-            switch step.action {
-            case .tap(let p, _):
-                add(step.time, .down(slot: slot, position: p)); add(step.time, .frame)
-                add(end, .up(slot: slot)); add(end, .frame)
-            case .drag(let points, let duration):
-                add(step.time, .down(slot: slot, position: points[0])); add(step.time, .frame)
-                let samples = max(1, Int((duration / Self.motionInterval).rounded(.up)))
-                for i in 1...samples {
-                    let fraction = Double(i) / Double(samples)
-                    add(step.time + duration * fraction, .motion(slot: slot, position: Self.point(along: points, at: fraction)))
-                    add(step.time + duration * fraction, .frame)
-                }
-                add(end, .up(slot: slot)); add(end, .frame)
-            }
-        }
-        return events.sorted { ($0.event.time, $0.order) < ($1.event.time, $1.order) }.map(\.event)
+        var cursor = TouchScriptCursor(script: self, start: start)
+        var events: [TouchEvent] = []
+        while let event = cursor.next() { events.append(event) }
+        return events
     }
 
     /// The point at `fraction` of the polyline's length.
@@ -152,26 +141,134 @@ public struct TouchScript: Sendable {
     }
 }
 
-/// Replays a touch script on the run's clock.
+/// The events of a script in time order, made as they are asked for: a drag of a day is
+/// ten million motions made one at a time, never a list of them (decision 86).
+///
+/// Steps start in time order; overlapping touches take the lowest free slot (rule 86).
+/// Events at equal times keep the order of their steps, then each step's own order (down,
+/// its frame, a motion and its frame per sample, up and its frame).
+struct TouchScriptCursor {
+    /// One step being played: its slot and how far through its own events it is.
+    private struct Playing {
+        let step: TouchScript.Step
+        let order: Int
+        let slot: Int
+        /// Motion samples (drags only).
+        let samples: Int
+        var index = 0
+
+        init(step: TouchScript.Step, order: Int, slot: Int) {
+            self.step = step
+            self.order = order
+            self.slot = slot
+            if case .drag(_, let duration) = step.action {
+                samples = max(1, Int((duration / TouchScript.motionInterval).rounded(.up)))
+            } else {
+                samples = 0
+            }
+        }
+
+        var isDone: Bool { index >= 4 + 2 * samples }
+
+        /// The step's event at `index`, its time offset by `start`.
+        func event(start: Double) -> TouchEvent {
+            let kind: TouchEvent.Kind
+            var time = step.time
+            if index == 0 {
+                switch step.action {
+                case .tap(let p, _): kind = .down(slot: slot, position: p)
+                case .drag(let points, _): kind = .down(slot: slot, position: points[0])
+                }
+            } else if index == 1 {
+                kind = .frame
+            } else if index < 2 + 2 * samples, case .drag(let points, let duration) = step.action {
+                let fraction = Double((index - 2) / 2 + 1) / Double(samples)
+                time += duration * fraction
+                kind = index % 2 == 0 ? .motion(slot: slot, position: TouchScript.point(along: points, at: fraction)) : .frame
+            } else {
+                time = step.end
+                kind = index == 2 + 2 * samples ? .up(slot: slot) : .frame
+            }
+            return TouchEvent(time: start + time, kind: kind)
+        }
+    }
+
+    private let steps: [TouchScript.Step]
+    private let start: Double
+    private var nextStep = 0
+    private var playing: [Playing] = []
+    /// Per slot: when its current touch lifts.
+    private var busyUntil: [Double] = []
+
+    init(script: TouchScript, start: Double) {
+        steps = script.steps.sorted { $0.time < $1.time }
+        self.start = start
+    }
+
+    mutating func next() -> TouchEvent? {
+        admitSteps()
+        guard let i = earliest() else { return nil }
+        let event = playing[i].event(start: start)
+        playing[i].index += 1
+        if playing[i].isDone { playing.remove(at: i) }
+        return event
+    }
+
+    /// Starts every step that begins no later than the next event of the steps playing.
+    private mutating func admitSteps() {
+        while nextStep < steps.count {
+            let step = steps[nextStep]
+            if let i = earliest(), playing[i].event(start: start).time < start + step.time { return }
+            let slot = busyUntil.firstIndex { $0 < step.time } ?? busyUntil.count
+            if slot == busyUntil.count { busyUntil.append(step.end) } else { busyUntil[slot] = step.end }
+            playing.append(Playing(step: step, order: nextStep, slot: slot))
+            nextStep += 1
+        }
+    }
+
+    /// The playing step whose next event comes first (ties: the earlier step).
+    private func earliest() -> Int? {
+        var best: Int?
+        var bestKey = (Double.infinity, Int.max)
+        for (i, p) in playing.enumerated() {
+            let key = (p.event(start: start).time, p.order)
+            if key < bestKey { best = i; bestKey = key }
+        }
+        return best
+    }
+}
+
+extension TouchScript.Step {
+    /// When the step's finger lifts.
+    var end: Double {
+        switch action {
+        case .tap(_, let hold): time + hold
+        case .drag(_, let duration): time + duration
+        }
+    }
+}
+
+/// Replays a touch script on the run's clock, making each event as it falls due.
 public final class ScriptedTouchSource: TouchSource {
-    private var pending: [TouchEvent]
-    private var index = 0
+    private var cursor: TouchScriptCursor
+    private var upcoming: TouchEvent?
 
     /// The script's events, starting at `start` seconds on the run's clock.
     public init(script: TouchScript, start: Double) {
-        pending = script.events(start: start)
+        cursor = TouchScriptCursor(script: script, start: start)
+        upcoming = cursor.next()
     }
 
     public var eventDescriptor: Int32? { nil }
-    public var nextEventTime: Double? { index < pending.count ? pending[index].time : nil }
-    public var isExhausted: Bool { index >= pending.count }
+    public var nextEventTime: Double? { upcoming?.time }
+    public var isExhausted: Bool { upcoming == nil }
     public var isSettled: Bool { isExhausted }
 
     public func events(upTo time: Double) -> [TouchEvent] {
         var due: [TouchEvent] = []
-        while index < pending.count, pending[index].time <= time {
-            due.append(pending[index])
-            index += 1
+        while let event = upcoming, event.time <= time {
+            due.append(event)
+            upcoming = cursor.next()
         }
         return due
     }

@@ -102,8 +102,8 @@ extension Renderer {
             let b = Self.deviceBounds(of: layer, toDevice: toDevice, canvasSize: size)
             box = [b.x0, b.y0, b.x1, b.y1]
         } else if let local = Self.ownBox(of: layer, toDevice: toDevice) {
-            box = [Int(local.minX.rounded(.down)) - 1, Int(local.minY.rounded(.down)) - 1,
-                   Int(local.maxX.rounded(.up)) + 1, Int(local.maxY.rounded(.up)) + 1]
+            box = [Int(saturating: local.minX.rounded(.down)) - 1, Int(saturating: local.minY.rounded(.down)) - 1,
+                   Int(saturating: local.maxX.rounded(.up)) + 1, Int(saturating: local.maxY.rounded(.up)) + 1]
         } else {
             box = [0, 0, size.0, size.1]
         }

@@ -12,6 +12,9 @@ import LaminaRaster
 /// element the colour's alpha is simply scaled (the same pixels, no offscreen). Non-affine
 /// transforms draw by projecting the flattened geometry with clipping at w ≤ 0.
 public final class Renderer {
+    /// The widest shadow blur drawn, in device pixels (decision 86): a larger
+    /// `shadowRadius` draws this blur, so the offscreen it needs stays bounded.
+    public static let maximumShadowBlur = 256
     /// Curves are flattened to within this many device pixels.
     public var flatteningTolerance = Path.defaultFlatteningTolerance
     /// Replicator instance colours in effect, innermost last: every colour drawn is
@@ -251,14 +254,14 @@ public final class Renderer {
     private func drawShadow(_ layer: Layer, outline: Path, color: Color, toDevice: AffineTransform, canvas: Canvas) {
         let silhouette = layer.shadowPath ?? (layer as? ShapeLayer)?.path ?? outline
         let scale = max((toDevice.a * toDevice.a + toDevice.b * toDevice.b).squareRoot(), 1e-9)
-        let blur = Int((layer.shadowRadius * scale).rounded())
+        let blur = min(max(Int(saturating: (layer.shadowRadius * scale).rounded()), 0), Renderer.maximumShadowBlur)
         let placed = toDevice.concatenating(AffineTransform(translationX: layer.shadowOffset.width * scale,
                                                             y: layer.shadowOffset.height * scale))
         let box = placed.apply(to: silhouette.controlPointBounds)
         let margin = 3 * blur + 2
         let target = canvas.target
-        let x0 = max(Int(box.minX.rounded(.down)) - margin, 0), y0 = max(Int(box.minY.rounded(.down)) - margin, 0)
-        let x1 = min(Int(box.maxX.rounded(.up)) + margin, target.width), y1 = min(Int(box.maxY.rounded(.up)) + margin, target.height)
+        let x0 = max(Int(saturating: box.minX.rounded(.down)) - margin, 0), y0 = max(Int(saturating: box.minY.rounded(.down)) - margin, 0)
+        let x1 = min(Int(saturating: box.maxX.rounded(.up)) + margin, target.width), y1 = min(Int(saturating: box.maxY.rounded(.up)) + margin, target.height)
         guard x0 < x1, y0 < y1 else { return }
         withOffscreen(width: x1 - x0, height: y1 - y0) { offscreen in
             Canvas(target: offscreen).fill(silhouette, color: color,
@@ -381,8 +384,8 @@ public final class Renderer {
     static func deviceBounds(of layer: Layer, toDevice: Transform3D, canvasSize: (Int, Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
         let whole = (0, 0, canvasSize.0, canvasSize.1)
         guard let box = localBox(of: layer, toDevice: toDevice) else { return whole }
-        return (max(0, Int(box.minX.rounded(.down)) - 1), max(0, Int(box.minY.rounded(.down)) - 1),
-                min(canvasSize.0, Int(box.maxX.rounded(.up)) + 1), min(canvasSize.1, Int(box.maxY.rounded(.up)) + 1))
+        return (max(0, Int(saturating: box.minX.rounded(.down)) - 1), max(0, Int(saturating: box.minY.rounded(.down)) - 1),
+                min(canvasSize.0, Int(saturating: box.maxX.rounded(.up)) + 1), min(canvasSize.1, Int(saturating: box.maxY.rounded(.up)) + 1))
     }
 
     private static func localBox(of layer: Layer, toDevice: Transform3D) -> Rect? {

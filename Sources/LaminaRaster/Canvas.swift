@@ -59,8 +59,8 @@ public final class Canvas {
             let aligned = [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY].allSatisfy { $0 == $0.rounded() }
             if aligned {
                 let c = clipState.rect
-                clipState.rect = (max(c.x0, Int(mapped.minX)), max(c.y0, Int(mapped.minY)),
-                                  min(c.x1, Int(mapped.maxX)), min(c.y1, Int(mapped.maxY)))
+                clipState.rect = (max(c.x0, Int(saturating: mapped.minX)), max(c.y0, Int(saturating: mapped.minY)),
+                                  min(c.x1, Int(saturating: mapped.maxX)), min(c.y1, Int(saturating: mapped.maxY)))
                 return
             }
         }
@@ -79,9 +79,9 @@ public final class Canvas {
     public func clip(toPolygons polygons: [[Point]], rule: FillRule = .nonZero) {
         let bounds = Rect.boundingBox(of: polygons.flatMap { $0 })
         let c = clipState.rect
-        let b = (max(c.x0, Int(max(bounds.minX, -1).rounded(.down))), max(c.y0, Int(max(bounds.minY, -1).rounded(.down))),
-                 min(c.x1, Int(min(bounds.maxX, Double(target.width) + 1).rounded(.up))),
-                 min(c.y1, Int(min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
+        let b = (max(c.x0, Int(saturating: max(bounds.minX, -1).rounded(.down))), max(c.y0, Int(saturating: max(bounds.minY, -1).rounded(.down))),
+                 min(c.x1, Int(saturating: min(bounds.maxX, Double(target.width) + 1).rounded(.up))),
+                 min(c.y1, Int(saturating: min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
         let mask = ClipMask(width: target.width, height: target.height,
                             bounds: b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0))
         rasterizer.rasterize(polygons, rule: rule, clip: b) { y, x0, coverage in

@@ -85,6 +85,15 @@ public final class CoverageRasterizer {
         }
         guard minX <= maxX else { return nil }
         let W = Double(width), H = Double(height)
+        // Geometry far outside the canvas (decision 86) is clipped to a box one pixel around
+        // it first: the winding inside the box is unchanged, and every coordinate the
+        // accumulation sees is then canvas-sized, so no precision is lost to a vertex at 1e19.
+        let box = (x0: -1.0, y0: -1.0, x1: W + 1, y1: H + 1)
+        if minX < box.x0 || maxX > box.x1 || minY < box.y0 || maxY > box.y1 {
+            let clipped = polygons.compactMap { PolygonClipper.clip($0, to: box) }
+            guard !clipped.isEmpty else { return nil }
+            return accumulate(clipped, clip: clip)
+        }
         let canvasRowLength = width + 2
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
         // Clamped before converting: a far-away path must not overflow Int.

@@ -18,8 +18,22 @@ public final class Font {
     private var currentSize = 0.0
     /// Glyph outlines and coverage masks, per size; the size drawn last is kept at hand, since
     /// text comes in runs of one size.
+    /// At most `maximumCachedSizes`, the least recently used dropped first (text whose size
+    /// animates would otherwise add a cache every frame).
     private var caches: [Double: SizeCache] = [:]
+    /// Cached sizes, least recently used first.
+    private var cacheOrder: [Double] = []
     private var lastCache: SizeCache?
+
+    /// How many sizes keep their outlines and masks.
+    public static let maximumCachedSizes = 8
+    /// How many coverage masks one size keeps (glyphs × subpixel offsets); past it the
+    /// size's masks are dropped and made again as needed.
+    public static let maximumMasksPerSize = 4096
+    /// Text sizes (pixels per em) accepted from files and scenes (decision 86).
+    public static let sizes = 0.0...2048.0
+    /// The longest run of text accepted from a file in one piece.
+    public static let maximumRunLength = 4096
 
     /// What is cached for one size: outlines by glyph index, masks by glyph index and
     /// subpixel offset packed into one integer (a cheap key to hash).
@@ -32,11 +46,22 @@ public final class Font {
 
     private func cache(for size: Double) -> SizeCache {
         if let lastCache, lastCache.size == size { return lastCache }
-        let found = caches[size] ?? SizeCache(size: size)
-        caches[size] = found
+        let found: SizeCache
+        if let cached = caches[size] {
+            found = cached
+            cacheOrder.removeAll { $0 == size }
+        } else {
+            found = SizeCache(size: size)
+            caches[size] = found
+            if cacheOrder.count >= Self.maximumCachedSizes { caches[cacheOrder.removeFirst()] = nil }
+        }
+        cacheOrder.append(size)
         lastCache = found
         return found
     }
+
+    /// Sizes with cached outlines and masks now (at most `maximumCachedSizes`).
+    public var cachedSizeCount: Int { caches.count }
 
     /// Pen positions are rounded to 1/16 px across and 1/4 px down for cached glyph coverage
     /// (text runs along x, so x carries the fine fractions).
@@ -128,6 +153,7 @@ public final class Font {
         let dx = Double(subpixelX) / Double(Self.subpixelStepsX), dy = Double(subpixelY) / Double(Self.subpixelStepsY)
         let polygons = glyph(index, size: size).polygons.map { $0.map { Point(x: $0.x + dx, y: $0.y + dy) } }
         let mask = GlyphMask(polygons: polygons)
+        if sized.masks.count >= Self.maximumMasksPerSize { sized.masks.removeAll(keepingCapacity: true) }
         sized.masks[key] = mask
         return mask
     }
@@ -189,6 +215,8 @@ struct GlyphMask {
         let points = polygons.flatMap { $0 }
         guard !points.isEmpty else { return }
         let bounds = Rect.boundingBox(of: points)
+        let limit = GeometryLimits.coordinate
+        guard bounds.minX >= -limit, bounds.minY >= -limit, bounds.maxX <= limit, bounds.maxY <= limit else { return }
         left = Int(bounds.minX.rounded(.down))
         top = Int(bounds.minY.rounded(.down))
         width = Int(bounds.maxX.rounded(.up)) - left + 1

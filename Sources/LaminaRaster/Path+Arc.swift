@@ -23,7 +23,7 @@ extension Path {
         let start = Point(x: c.x + r * cos(a0), y: c.y + r * sin(a0))
         if currentPoint == nil { move(to: start) } else { line(to: start) }
         guard sweep != 0, r > 0 else { return }
-        let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-12).rounded(.up)))
+        let pieces = max(1, min(Int(saturating: (abs(sweep) / (Double.pi / 2) - 1e-12).rounded(.up)), 256))
         let step = sweep / Double(pieces)
         let k = 4.0 / 3 * tan(step / 4)
         var angle = a0

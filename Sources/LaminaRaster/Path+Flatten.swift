@@ -64,6 +64,6 @@ extension Path {
 
     private static func segmentCount(_ squared: Double) -> Int {
         guard squared.isFinite else { return 1 }
-        return max(1, min(Int(squared.squareRoot().rounded(.up)), 10_000))
+        return max(1, min(Int(saturating: squared.squareRoot().rounded(.up)), 10_000))
     }
 }

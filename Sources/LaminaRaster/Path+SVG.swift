@@ -101,40 +101,62 @@ extension Path {
         if start == end { return }
         var rx = abs(rxIn), ry = abs(ryIn)
         if rx == 0 || ry == 0 { return line(to: end) }
+        // Radii so large that squaring them overflows (or infinite, or a NaN anywhere): the
+        // centre is solved with everything divided by the larger radius, and an arc that
+        // still cannot be placed is the straight line F.6.6 makes of a degenerate one.
+        let scale = max(rx, ry)
         let phi = rotationDegrees * .pi / 180
+        guard scale.isFinite, phi.isFinite, start.x.isFinite, start.y.isFinite, end.x.isFinite, end.y.isFinite else {
+            return line(to: end)
+        }
+        rx /= scale
+        ry /= scale
         let cosPhi = cos(phi), sinPhi = sin(phi)
         let dx = (start.x - end.x) / 2, dy = (start.y - end.y) / 2
-        let x1 = cosPhi * dx + sinPhi * dy, y1 = -sinPhi * dx + cosPhi * dy
+        let x1 = (cosPhi * dx + sinPhi * dy) / scale, y1 = (-sinPhi * dx + cosPhi * dy) / scale
         let lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry)
         if lambda > 1 { rx *= lambda.squareRoot(); ry *= lambda.squareRoot() }
         let numerator = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1
         let denominator = rx * rx * y1 * y1 + ry * ry * x1 * x1
+        guard denominator > 0 else { return line(to: end) }
         var factor = (max(0, numerator) / denominator).squareRoot()
         if largeArc == sweep { factor = -factor }
-        let cx1 = factor * rx * y1 / ry, cy1 = -factor * ry * x1 / rx
+        var cx1 = factor * rx * y1 / ry, cy1 = -factor * ry * x1 / rx
+        // Back to user units: the angles below only use ratios, the centre and radii scale.
+        let angleX1 = x1, angleY1 = y1, angleCX1 = cx1, angleCY1 = cy1, angleRX = rx, angleRY = ry
+        rx *= scale
+        ry *= scale
+        cx1 *= scale
+        cy1 *= scale
+        guard rx.isFinite, ry.isFinite, cx1.isFinite, cy1.isFinite else { return line(to: end) }
         let cx = cosPhi * cx1 - sinPhi * cy1 + (start.x + end.x) / 2
         let cy = sinPhi * cx1 + cosPhi * cy1 + (start.y + end.y) / 2
         func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
             atan2(ux * vy - uy * vx, ux * vx + uy * vy)
         }
-        let theta1 = angle(1, 0, (x1 - cx1) / rx, (y1 - cy1) / ry)
-        var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
+        let ux = (angleX1 - angleCX1) / angleRX, uy = (angleY1 - angleCY1) / angleRY
+        let theta1 = angle(1, 0, ux, uy)
+        var delta = angle(ux, uy, (-angleX1 - angleCX1) / angleRX, (-angleY1 - angleCY1) / angleRY)
         if !sweep && delta > 0 { delta -= 2 * .pi }
         if sweep && delta < 0 { delta += 2 * .pi }
-        let pieces = max(1, Int((abs(delta) / (Double.pi / 2) - 1e-12).rounded(.up)))
+        let pieces = max(1, min(Int(saturating: (abs(delta) / (Double.pi / 2) - 1e-12).rounded(.up)), 256))
         let step = delta / Double(pieces)
         let k = 4.0 / 3 * tan(step / 4)
         func map(_ ux: Double, _ uy: Double) -> Point {
             Point(x: cx + rx * ux * cosPhi - ry * uy * sinPhi, y: cy + rx * ux * sinPhi + ry * uy * cosPhi)
         }
         var a = theta1
+        var pieceList: [(to: Point, control1: Point, control2: Point)] = []
         for i in 0..<pieces {
             let b = a + step
             let (c0, s0, c1, s1) = (cos(a), sin(a), cos(b), sin(b))
             let to = i == pieces - 1 ? end : map(c1, s1)
-            cubic(to: to, control1: map(c0 - k * s0, s0 + k * c0), control2: map(c1 + k * s1, s1 - k * c1))
+            pieceList.append((to, map(c0 - k * s0, s0 + k * c0), map(c1 + k * s1, s1 - k * c1)))
             a = b
         }
+        let finite = pieceList.allSatisfy { [$0.to, $0.control1, $0.control2].allSatisfy { $0.x.isFinite && $0.y.isFinite } }
+        guard finite else { return line(to: end) }
+        for piece in pieceList { cubic(to: piece.to, control1: piece.control1, control2: piece.control2) }
     }
 
     /// The path as SVG path data with absolute commands (M L Q C Z), numbers in shortest

@@ -168,7 +168,7 @@ struct Stroker {
     private func arc(center: Point, from v: Point, sweep: Double) -> [Point] {
         let r = (v.x * v.x + v.y * v.y).squareRoot()
         let step = 2 * acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
-        let count = max(1, min(4096, Int((abs(sweep) / max(step, 1e-6)).rounded(.up))))
+        let count = max(1, min(4096, Int(saturating: (abs(sweep) / max(step, 1e-6)).rounded(.up))))
         let theta = abs(sweep) / Double(count)
         let scaled = theta > 1e-9 && count > 1 ? r * (theta / sin(theta)).squareRoot() : r
         let start = atan2(v.y, v.x)

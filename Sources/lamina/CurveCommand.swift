@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lamina
 import LaminaAnimation
+import LaminaGeometry
 import LaminaRaster
 
 /// `lamina curve`: a value over time for given motion parameters, printed and plotted, so a
@@ -30,14 +31,16 @@ struct CurveOutput: ParsableArguments {
     /// The times to sample: `--at`, else `samples` evenly over `range`.
     func times(over range: ClosedRange<Double>) throws -> [Double] {
         if let at {
-            return try at.split(separator: ",").map { part in
-                guard let t = Double(part.trimmingCharacters(in: .whitespaces)), t.isFinite else {
-                    throw ValidationError("--at: '\(part)' is not a number")
+            let parts = at.split(separator: ",")
+            guard parts.count <= 100_000 else { throw ValidationError("--at: at most 100000 times") }
+            return try parts.map { part in
+                guard let t = Double(part.trimmingCharacters(in: .whitespaces)), t.isFinite, abs(t) <= 1e9 else {
+                    throw ValidationError("--at: '\(Escaped(part))' is not a time within ±1e9 s")
                 }
                 return t
             }
         }
-        guard samples >= 2 else { throw ValidationError("--samples must be at least 2") }
+        guard (2...100_000).contains(samples) else { throw ValidationError("--samples must be 2…100000") }
         return MotionCurves.evenly(from: range.lowerBound, to: range.upperBound, count: samples)
     }
 
@@ -139,6 +142,14 @@ struct SpringCurve: ParsableCommand {
     @OptionGroup var output: CurveOutput
 
     func spring() throws -> (Spring, String, end: Double) {
+        guard velocity.isFinite, abs(velocity) <= 1e6 else { throw ValidationError("--velocity must be a number within ±1e6") }
+        for (name, value, range) in [("mass", mass, 1e-6...1e9), ("stiffness", stiffness, 1e-6...1e9), ("damping", damping, 0...1e9),
+                                     ("damping-ratio", dampingRatio, 1e-6...1e3), ("duration", duration, 1e-4...1e5),
+                                     ("perceptual-duration", perceptualDuration, 1e-4...1e5)] {
+            if let value, !range.contains(value) {
+                throw ValidationError("--\(name) must lie in \(range.lowerBound)…\(range.upperBound)")
+            }
+        }
         let physical = mass != nil || stiffness != nil || damping != nil
         let fitted = dampingRatio != nil || duration != nil
         let perceptual = perceptualDuration != nil || bounce != nil
@@ -219,6 +230,11 @@ struct BasicCurve: ParsableCommand {
         }
         guard duration >= 0, repeatDuration >= 0, repeatCount >= 0 else {
             throw ValidationError("--duration, --repeat-count and --repeat-duration must not be negative")
+        }
+        for (name, value) in [("duration", duration), ("begin", beginTime), ("time-offset", timeOffset),
+                              ("repeat-duration", repeatDuration), ("repeat-count", repeatCount), ("speed", speed)]
+        where abs(value) > 1e6 {
+            throw ValidationError("--\(name) must lie within ±1e6")
         }
         var animation = BasicAnimation(keyPath: "position.x", from: from.map { .scalar($0) }, to: to.map { .scalar($0) },
                                        by: by.map { .scalar($0) }, duration: duration)

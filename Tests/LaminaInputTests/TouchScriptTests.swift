@@ -26,8 +26,14 @@ struct TouchScriptTests {
         ("at 1 drag 1,2 over 1", 1, "at least two points"),
         ("at 1 drag 1,2 3,4", 1, "over SECONDS"),
         ("tap 1,2", 1, "expected"),
-        ("at -1 tap 1,2", 1, "negative"),
+        ("at -1 tap 1,2", 1, "time -1 is outside 0…10000000"),
         ("at 1 tap 1,2 hold 0", 1, "positive"),
+        ("at 1e17 drag 1,2 3,4 over 1", 1, "time 1e17 is outside"),
+        ("at 1 drag 1,2 3,4 over 1e17", 1, "duration 1e17 is outside 0…86400"),
+        ("at 1 drag 1,2 9e18,4 over 1", 1, "point 9e18,4 is beyond ±16777216 px"),
+        ("at 1 tap 1,2 hold nan", 1, "hold 'nan' is not a number"),
+        ("at 1 tap 1,2\u{1B}[2J", 1, "'1,2\\u{1B}[2J' is not a point"),
+        ("at 1 tap \(String(repeating: "9", count: 5000)),1", 1, "…' is not a point"),
     ])
     func errors(text: String, line: Int, fragment: String) {
         do {
@@ -36,7 +42,20 @@ struct TouchScriptTests {
         } catch {
             #expect(error.line == line)
             #expect(error.reason.contains(fragment), "\(error.reason)")
+            #expect(!error.reason.contains("\n") && error.reason.count < 200, "one short line")
         }
+    }
+
+    @Test("a day-long drag is replayed event by event, never made all at once: the first second is its down and 120 motions")
+    func longDragIsLazy() throws {
+        let source = ScriptedTouchSource(script: try TouchScript(parsing: "at 0 drag 0,0 86400,0 over 86400"), start: 10)
+        let first = source.events(upTo: 11)
+        #expect(first.count == 2 + 2 * 120)
+        #expect(first[0] == TouchEvent(time: 10, kind: .down(slot: 0, position: .zero)))
+        #expect(first.last == TouchEvent(time: 11, kind: .frame))
+        if case .motion(0, let p) = first[first.count - 2].kind { #expect(abs(p.x - 1) < 1e-9) } else { Issue.record("\(first)") }
+        #expect(source.nextEventTime.map { abs($0 - (11 + 1.0 / 120)) < 1e-9 } == true)
+        #expect(!source.isSettled)
     }
 
     @Test("a tap is down, frame, up after the hold, frame")
