@@ -88,9 +88,9 @@ public struct LaminaConfig {
     public static func load(path: String, sceneNames: [String]) throws(ConfigError) -> LaminaConfig {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputFile.text(atPath: path)
         } catch {
-            throw ConfigError(file: path, reason: "cannot be read: \(Self.reason(error))")
+            throw ConfigError(file: path, reason: "cannot be read: \(error)")
         }
         let document: TOMLDocument
         do {
@@ -114,13 +114,13 @@ public struct LaminaConfig {
                 let modeRequest = try table.string("mode", default: "preferred")
                 guard let request = ModeRequest(modeRequest) else {
                     throw ConfigError(file: path, field: "display.mode", line: entries["mode"]?.line,
-                                      reason: "'\(modeRequest)' is not preferred, WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
+                                      reason: "'\(Escaped(modeRequest))' is not preferred, WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
                 }
                 config.mode = request
                 config.console = try table.string("console", default: "auto")
                 guard ["auto", "none"].contains(config.console) || config.console.hasPrefix("/dev/") else {
                     throw ConfigError(file: path, field: "display.console", line: entries["console"]?.line,
-                                      reason: "'\(config.console)' is not auto, none or a /dev path")
+                                      reason: "'\(Escaped(config.console))' is not auto, none or a /dev path")
                 }
                 config.format = PixelFormat(rawValue: try table.choice(
                     "format", default: config.format.rawValue, allowed: ["xrgb8888", "rgb565"]))!
@@ -129,7 +129,7 @@ public struct LaminaConfig {
                 let modeText = try table.string("dummy_mode", default: "1920x1080@60")
                 guard let mode = Self.parseMode(modeText) else {
                     throw ConfigError(file: path, field: "display.dummy_mode", line: entries["dummy_mode"]?.line,
-                                      reason: "'\(modeText)' is not WIDTHxHEIGHT@HZ (16…7680 x 16…4320 @ 1…240)")
+                                      reason: "'\(Escaped(modeText))' is not WIDTHxHEIGHT@HZ (16…7680 x 16…4320 @ 1…240)")
                 }
                 config.dummyMode = mode
                 config.background = try table.color("background", default: config.background)
@@ -142,7 +142,7 @@ public struct LaminaConfig {
                 config.fbdevPath = try table.string("fbdev", default: config.fbdevPath)
                 guard config.fbdevPath.hasPrefix("/dev/") else {
                     throw ConfigError(file: path, field: "display.fbdev", line: entries["fbdev"]?.line,
-                                      reason: "'\(config.fbdevPath)' is not a /dev path")
+                                      reason: "'\(Escaped(config.fbdevPath))' is not a /dev path")
                 }
                 config.legacyPageFlips = try table.choice("page_flips", default: "auto", allowed: ["auto", "legacy"]) == "legacy"
                 let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
@@ -157,14 +157,15 @@ public struct LaminaConfig {
                 config.inputDevices = devices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 if let bad = config.inputDevices.first(where: { !$0.hasPrefix("/dev/") }) {
                     throw ConfigError(file: path, field: "input.devices", line: entries["devices"]?.line,
-                                      reason: "'\(bad)' is not a /dev path")
+                                      reason: "'\(Escaped(bad))' is not a /dev path")
                 }
                 let matrix = try table.string("calibration", default: "")
                 if !matrix.isEmpty {
                     let numbers = matrix.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Float($0) }
+                        .filter { $0.isFinite && abs($0) <= 1000 }
                     guard numbers.count == 6, matrix.split(whereSeparator: { $0 == " " || $0 == "," }).count == 6 else {
                         throw ConfigError(file: path, field: "input.calibration", line: entries["calibration"]?.line,
-                                          reason: "'\(matrix)' is not six numbers a b c d e f")
+                                          reason: "'\(Escaped(matrix))' is not six finite numbers a b c d e f (each within ±1000)")
                     }
                     config.calibration = numbers
                 }
@@ -173,13 +174,23 @@ public struct LaminaConfig {
                 config.keyboardOptions = try table.string("keyboard_options", default: "")
                 config.repeatDelay = try table.number("repeat_delay", default: config.repeatDelay, in: 0.1...5)
                 config.repeatRate = try table.number("repeat_rate", default: config.repeatRate, in: 1...100)
-                do {
-                    _ = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
-                } catch {
-                    let key = entries["keyboard_variant"] != nil ? "keyboard_variant" : "keyboard_layout"
-                    throw ConfigError(file: path, field: "input.\(key)", line: entries[key]?.line ?? entries["keyboard_layout"]?.line,
-                                      reason: "xkb has no keymap for layout '\(config.keyboardLayout)'"
-                                        + (config.keyboardVariant.isEmpty ? "" : " variant '\(config.keyboardVariant)'"))
+                // Blame the first setting that makes the keymap fail: the layout alone, then
+                // with the variant, then with the options.
+                let attempts: [(key: String, variant: String, options: String)] = [
+                    ("keyboard_layout", "", ""), ("keyboard_variant", config.keyboardVariant, ""),
+                    ("keyboard_options", config.keyboardVariant, config.keyboardOptions)]
+                for attempt in attempts where attempt.key == "keyboard_layout" || entries[attempt.key] != nil {
+                    do {
+                        _ = try Keyboard(layout: config.keyboardLayout, variant: attempt.variant, options: attempt.options)
+                    } catch {
+                        let reason = switch attempt.key {
+                        case "keyboard_layout": "xkb has no keymap for layout '\(Escaped(config.keyboardLayout))'"
+                        case "keyboard_variant": "xkb has no variant '\(Escaped(config.keyboardVariant))' of layout '\(Escaped(config.keyboardLayout))'"
+                        default: "xkb cannot apply the options '\(Escaped(config.keyboardOptions))'"
+                        }
+                        throw ConfigError(file: path, field: "input.\(attempt.key)",
+                                          line: entries[attempt.key]?.line ?? entries["keyboard_layout"]?.line, reason: reason)
+                    }
                 }
                 try table.rejectUnknownKeys()
             case "run":

@@ -1,3 +1,4 @@
+import LaminaGeometry
 /// A configuration (or script) that cannot be used: which file, which field, and why.
 /// The daemon prints it and exits with status 78 (`EX_CONFIG`), changing nothing.
 public struct ConfigError: Error, CustomStringConvertible {
@@ -17,10 +18,12 @@ public struct ConfigError: Error, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// One line, whatever the file name or reason holds (control characters escaped, each
+    /// part cut to a readable length).
     public var description: String {
-        var location = file
+        var location = "\(Escaped(file, limit: 300))"
         if let line { location += ":\(line)" }
-        if let field { return "\(location): \(field): \(reason)" }
-        return "\(location): \(reason)"
+        if let field { return "\(location): \(Escaped(field)): \(Escaped(reason, limit: 600))" }
+        return "\(location): \(Escaped(reason, limit: 600))"
     }
 }

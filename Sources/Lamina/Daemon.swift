@@ -55,7 +55,7 @@ public enum Daemon {
         if let scene = options.scene {
             guard catalog.sceneNames.contains(scene) else {
                 throw ConfigError(file: "command line", field: "--scene",
-                                  reason: "'\(scene)' is not a scene (known: \(catalog.sceneNames.joined(separator: ", ")))")
+                                  reason: "'\(Escaped(scene))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", ")))")
             }
             config.scene = scene
         }
@@ -140,9 +140,9 @@ public enum Daemon {
     public static func loadTouchScript(path: String) throws(ConfigError) -> TouchScript {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputFile.text(atPath: path)
         } catch {
-            throw ConfigError(file: path, reason: "cannot be read: \(LaminaConfig.reason(error))")
+            throw ConfigError(file: path, reason: "cannot be read: \(error)")
         }
         do {
             return try TouchScript(parsing: text)
@@ -254,14 +254,14 @@ public enum Daemon {
         // VT_PROCESS after SIGUSR2 is blocked for the signal descriptor (its default kills).
         var vtSwitching: VTSwitching?
         defer { vtSwitching?.restore() }
+        runtime.watchStopSignals()                             // on a virtual clock too: a stop is a clean stop
+        if let path = config.path {
+            var running = config
+            runtime.onReload = { running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger) }
+        }
         if !(backend.clock is VirtualClock) {
-            runtime.watchStopSignals()
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }
             runtime.vtSwitch = vtSwitching
-            if let path = config.path {
-                var running = config
-                runtime.onReload = { running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger) }
-            }
             if recorder != nil {
                 logger.notice("recording in real time: PNG encoding shares the CPU with rendering and some vblanks may be missed; --clock virtual records every frame")
             }

@@ -13,11 +13,19 @@ public final class FrameRecorder {
     public private(set) var frameCount = 0
     private let queue = DispatchQueue(label: "lamina.frame-recorder")
     private let store = ThumbnailStore()
+    /// Frames copied but not yet written: at most `maximumQueuedFrames`, after which the
+    /// frame loop waits for the encoder (memory stays bounded however slow PNG is).
+    private let queued = DispatchSemaphore(value: FrameRecorder.maximumQueuedFrames)
+    public static let maximumQueuedFrames = 8
+    /// Held for the recorder's life: a second run writing the same directory is refused.
+    private let lock: Int32
 
     /// Frames are halved for the contact sheet and at most this many are kept.
     public static let maximumSheetFrames = 60
 
-    /// Creates `directory` if needed; a path that cannot be a directory is a config error.
+    /// Creates `directory` if needed; a path that cannot be a directory is a config error,
+    /// and so is a directory another run is writing. Frames an earlier run left there
+    /// (`frame-*.png`, the contact sheet) are removed, so the directory holds one run.
     public init(directory: String) throws(ConfigError) {
         self.directory = directory
         var isDirectory: ObjCBool = false
@@ -32,6 +40,24 @@ public final class FrameRecorder {
                 throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be created: \(LaminaConfig.reason(error))")
             }
         }
+        let lockPath = (directory as NSString).appendingPathComponent(".lamina-frames.lock")
+        lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else {
+            throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be written: \(String(cString: strerror(errno)))")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw ConfigError(file: directory, field: "--frames-out", reason: "another lamina run is writing frames there")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where (name.hasPrefix("frame-") && name.hasSuffix(".png")) || name == "contact-sheet.png" {
+            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+        }
+    }
+
+    deinit {
+        queue.sync {}
+        close(lock)                                             // releases the flock
     }
 
     /// Queues a copy of `frame` for writing.
@@ -39,10 +65,12 @@ public final class FrameRecorder {
         frameCount += 1
         let snapshot = FrameSnapshot(buffer: frame.copy(), index: frameCount)
         let path = (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", frameCount))
-        let store = self.store
+        let store = self.store, queued = self.queued
+        queued.wait()
         queue.async {
             snapshot.writePNG(to: path, errors: store)
             store.add(snapshot.halved(), index: snapshot.index)
+            queued.signal()
         }
     }
 

@@ -272,6 +272,8 @@ public final class Runtime {
                 idleCPUStart = Runtime.processCPUTime()
             }
             if let virtual = clock as? VirtualClock {
+                handleSignals()                           // no poll on a virtual clock: look between events
+                if stopRequested { return .signal }
                 guard let next else { endIdle(); return .nothingPending }
                 virtual.advance(to: next)
             } else {
@@ -498,6 +500,13 @@ public final class Runtime {
         if let next { timeout = Int32(max(0, min(60_000, ((next - clock.now) * 1000).rounded(.up)))) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
+        handleSignals()
+    }
+
+    /// Acts on the signals that arrived: SIGUSR1 stats, SIGHUP reload (one a process sent),
+    /// SIGUSR2 a VT switch (only with a VT to switch; otherwise logged and ignored),
+    /// SIGINT/SIGTERM stop.
+    private func handleSignals() {
         if let signals {
             for arrival in signals.drain() {
                 let signal = arrival.signal
@@ -508,6 +517,10 @@ public final class Runtime {
                 } else if signal == SIGHUP {
                     if let onReload { onReload() } else { logger.notice("SIGHUP: nothing to reload") }
                 } else if signal == VTSwitching.signal {
+                    guard vtSwitch != nil else {
+                        logger.notice("SIGUSR2 ignored: Lamina is not switching a VT")
+                        continue
+                    }
                     if isSwitchedAway { returnFromVTSwitch() } else { switchAwayForVT() }
                 } else {
                     logger.info("stop requested by signal")

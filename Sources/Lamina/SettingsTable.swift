@@ -27,9 +27,12 @@ public final class SettingsTable {
     }
 
     /// A string, or `defaultValue` when absent.
-    public func string(_ key: String, default defaultValue: String) throws(ConfigError) -> String {
+    /// Strings longer than `maxLength` characters (4096 unless a field says less) are
+    /// refused.
+    public func string(_ key: String, default defaultValue: String, maxLength: Int = 4096) throws(ConfigError) -> String {
         guard let value = entry(key) else { return defaultValue }
         guard case .string(let s) = value else { throw error(key, "expected a string, found \(value.typeName)") }
+        guard s.count <= maxLength else { throw error(key, "longer than \(maxLength) characters") }
         return s
     }
 
@@ -37,7 +40,7 @@ public final class SettingsTable {
     public func choice(_ key: String, default defaultValue: String, allowed: [String]) throws(ConfigError) -> String {
         let s = try string(key, default: defaultValue)
         guard allowed.contains(s) else {
-            throw error(key, "'\(s)' is not one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+            throw error(key, "'\(Escaped(s))' is not one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         return s
     }

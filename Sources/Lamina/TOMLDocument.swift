@@ -1,4 +1,5 @@
 import Foundation
+import LaminaGeometry
 
 /// The subset of TOML Lamina's configuration uses: `[table]` headers (names of letters,
 /// digits, `_` and `-`), `key = value` lines with basic strings ("…" with \" \\ \n \t
@@ -41,7 +42,7 @@ public struct TOMLDocument: Sendable {
     public init(parsing text: String) throws(SyntaxError) {
         var table = ""
         tables[""] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = index + 1
             let line = Self.stripComment(String(raw)).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
@@ -51,7 +52,7 @@ public struct TOMLDocument: Sendable {
                 }
                 let name = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
                 guard Self.isBareKey(name) else {
-                    throw SyntaxError(line: lineNumber, reason: "'\(name)' is not a valid table name")
+                    throw SyntaxError(line: lineNumber, reason: "'\(Escaped(name))' is not a valid table name")
                 }
                 guard tables[name] == nil || name.isEmpty else {
                     throw SyntaxError(line: lineNumber, reason: "table [\(name)] is defined twice")
@@ -67,10 +68,10 @@ public struct TOMLDocument: Sendable {
             let key = String(line[..<equals]).trimmingCharacters(in: .whitespaces)
             let valueText = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             guard Self.isBareKey(key) else {
-                throw SyntaxError(line: lineNumber, reason: "'\(key)' is not a valid key")
+                throw SyntaxError(line: lineNumber, reason: "'\(Escaped(key))' is not a valid key")
             }
             guard tables[table]?[key] == nil else {
-                throw SyntaxError(line: lineNumber, reason: "key '\(key)' is set twice")
+                throw SyntaxError(line: lineNumber, reason: "key '\(Escaped(key))' is set twice")
             }
             let value = try Self.parseValue(valueText, line: lineNumber)
             tables[table]?[key] = Entry(value: value, line: lineNumber)
@@ -132,6 +133,6 @@ public struct TOMLDocument: Sendable {
         if let d = Double(digits), d.isFinite, digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
             return .float(d)
         }
-        throw SyntaxError(line: line, reason: "'\(text)' is not a value (strings are quoted: \"…\")")
+        throw SyntaxError(line: line, reason: "'\(Escaped(text))' is not a value (strings are quoted: \"…\")")
     }
 }

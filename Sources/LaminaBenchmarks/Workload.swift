@@ -23,9 +23,9 @@ public struct WorkloadFile {
     public init(path: String) throws(WorkloadError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try InputFile.bytes(atPath: path, limit: 64 * 1024 * 1024))
         } catch {
-            throw WorkloadError(file: path, reason: "cannot be read: \(error.localizedDescription)")
+            throw WorkloadError(file: path, reason: "cannot be read: \(error)")
         }
         let root: [String: Any]
         do {

@@ -35,6 +35,9 @@ public final class Keyboard {
     /// A keymap for `layout` (xkb layout name), with an optional variant and options.
     public init(layout: String, variant: String = "", options: String = "") throws(KeymapError) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError(layout: layout) }
+        // xkbcommon prints its own ERROR lines to stderr; Lamina reports a missing keymap in
+        // one line of its own, so only critical messages stay.
+        xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
         let keymap = layout.withCString { l in
             variant.withCString { v in
                 options.withCString { o in

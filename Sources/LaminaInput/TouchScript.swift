@@ -6,7 +6,7 @@ public struct TouchScriptError: Error, Equatable, CustomStringConvertible {
     public var line: Int
     public var reason: String
 
-    public var description: String { "line \(line): \(reason)" }
+    public var description: String { "line \(line): \(Escaped(reason, limit: 600))" }
 }
 
 /// A scripted sequence of touches, replayed on the run's clock through the same path as
@@ -59,7 +59,7 @@ public struct TouchScript: Sendable {
     /// Parses the text of a script.
     public init(parsing text: String) throws(TouchScriptError) {
         var steps: [Step] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty { continue }

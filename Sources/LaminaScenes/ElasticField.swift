@@ -97,12 +97,18 @@ public final class ElasticField {
         }, to: field)
     }
 
+    /// The most characters the field holds, from its settings or typed (decision 86): a
+    /// one-line field, and a frame's text layout stays cheap.
+    public static let maximumTextLength = 256
+
     /// Applies typed text while the field has focus.
     public func edit(_ input: TextInput) {
         guard isFocused else { return }
         var text = label.string
         switch input {
-        case .insert(let characters): text += characters
+        case .insert(let characters):
+            guard text.count + characters.count <= Self.maximumTextLength else { return }   // a full field takes no more
+            text += characters
         case .deleteBackward: if !text.isEmpty { text.removeLast() }
         case .deleteForward: return                                  // the caret is always at the end
         case .commit, .cancel: isFocused = false; return

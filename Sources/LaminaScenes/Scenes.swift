@@ -10,7 +10,7 @@ public struct Scenes: SceneCatalog {
     public func validate(scene: String, settings: SettingsTable) throws(ConfigError) {
         switch scene {
         case "elastic-field": _ = try Self.elasticFieldSettings(settings, screen: Size(width: 1920, height: 1080))
-        default: throw ConfigError(file: settings.file, field: "run.scene", reason: "unknown scene '\(scene)'")
+        default: throw ConfigError(file: settings.file, field: "run.scene", reason: "unknown scene '\(Escaped(scene))'")
         }
     }
 
@@ -19,7 +19,7 @@ public struct Scenes: SceneCatalog {
         case "elastic-field":
             _ = ElasticField(runtime: runtime, settings: try Self.elasticFieldSettings(settings, screen: runtime.screenSize))
         default:
-            throw ConfigError(file: settings.file, field: "run.scene", reason: "unknown scene '\(scene)'")
+            throw ConfigError(file: settings.file, field: "run.scene", reason: "unknown scene '\(Escaped(scene))'")
         }
     }
 
@@ -33,7 +33,7 @@ public struct Scenes: SceneCatalog {
         let height = try table.number("height", default: s.size.height, in: 1...16384)
         s.size = Size(width: width, height: height)
         s.cornerRadius = try table.number("corner_radius", default: s.cornerRadius, in: 0...8192)
-        s.text = try table.string("text", default: s.text)
+        s.text = try table.string("text", default: s.text, maxLength: ElasticField.maximumTextLength)
         s.textColor = try table.color("text_color", default: s.textColor)
         try table.rejectUnknownKeys()
         return s

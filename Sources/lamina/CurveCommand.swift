@@ -91,7 +91,7 @@ func timingFunction(name: String?, bezier: String?) throws -> TimingFunction? {
     if name != nil && bezier != nil { throw ValidationError("give --name or --bezier, not both") }
     if let name {
         guard let named = TimingFunction.named(name) else {
-            throw ValidationError("no timing function '\(name)' (linear, easeIn, easeOut, easeInEaseOut, default)")
+            throw ValidationError("no timing function '\(Escaped(name))' (linear, easeIn, easeOut, easeInEaseOut, default)")
         }
         return named
     }

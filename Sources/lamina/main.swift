@@ -58,6 +58,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Log at debug level.")
     var verbose = false
 
+    func validate() throws {
+        if let exitAfter, !(exitAfter > 0 && exitAfter <= 1e9) {
+            throw ValidationError("--exit-after must be a number of seconds in (0, 1e9]")
+        }
+    }
+
     func run() throws {
         let logger = makeLogger(verbose: verbose)
         var options = DaemonOptions()

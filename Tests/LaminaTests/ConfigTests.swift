@@ -78,7 +78,10 @@ struct ConfigTests {
         ("[display]\nblank_after = -5", "display.blank_after", "out of range"),
         ("[display]\nrepaint_window = \"maybe\"", "display.repaint_window", "not one of"),
         ("[input]\nkeyboard_layout = \"lamina-nowhere\"", "input.keyboard_layout", "no keymap for layout 'lamina-nowhere'"),
-        ("[input]\ncalibration = \"1 0 0\"", "input.calibration", "six numbers"),
+        ("[input]\ncalibration = \"1 0 0\"", "input.calibration", "six finite numbers"),
+        ("[input]\ncalibration = \"nan 0 0 0 1 0\"", "input.calibration", "six finite numbers"),
+        ("[input]\ncalibration = \"1 0 inf 0 1 0\"", "input.calibration", "six finite numbers"),
+        ("[display]\r\nbackend = \"hdmi\"\r\n", "display.backend", "'hdmi' is not one of"),
         ("[input]\nsource = \"x11\"", "input.source", "not one of"),
         ("[input]\ndevices = \"event3\"", "input.devices", "not a /dev path"),
         ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
@@ -98,6 +101,43 @@ struct ConfigTests {
             #expect(error.file == path && error.field == field)
             #expect(error.reason.contains(fragment), "\(error.reason)")
             #expect(error.line != nil)
+        }
+    }
+
+    @Test("CRLF line endings: every line is read and numbered (a bad backend on line 3 is found, not read as one comment)")
+    func crlf() throws {
+        let path = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+        try "# kiosk\r\n[display]\r\nbackend = \"nope\"\r\nbackground = \"#zz\"\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ConfigError.self) { try LaminaConfig.load(path: path, sceneNames: scenes) }
+        do {
+            _ = try LaminaConfig.load(path: path, sceneNames: scenes)
+        } catch {
+            #expect(error.line == 3 && error.field == "display.backend", "\(error)")
+        }
+        let good = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+        try "[display]\r\nbackend = \"dummy\"\r\nrotation = 90\r\n".write(toFile: good, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: good) }
+        let config = try LaminaConfig.load(path: good, sceneNames: scenes)
+        #expect(config.backend == .dummy && config.rotation == 90)
+    }
+
+    @Test("a value with control characters or megabytes of text is echoed as one short line")
+    func oneLineErrors() throws {
+        let huge = String(repeating: "x", count: 1_000_000)
+        for (text, field) in [("[display]\nbackend = \"a\\nb\u{1B}[2J\"\n", "display.backend"),
+                              ("[input]\nsource = \"\(huge)\"\n", "input.source")] {
+            let path = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            do {
+                _ = try LaminaConfig.load(path: path, sceneNames: scenes)
+                Issue.record("accepted")
+            } catch {
+                let line = "\(error)"
+                #expect(!line.contains("\n") && !line.contains("\u{1B}") && line.count < 400, "\(line.prefix(300))")
+                #expect(line.contains(field) && line.contains("' is not one of"), "\(line.prefix(300))")
+            }
         }
     }
 
