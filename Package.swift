@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "lamina", targets: ["lamina"]),
         .library(name: "Lamina", targets: ["Lamina"]),
+        .library(name: "LaminaScenes", targets: ["LaminaScenes"]),
+        .library(name: "LaminaBenchmarks", targets: ["LaminaBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

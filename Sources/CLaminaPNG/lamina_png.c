@@ -6,6 +6,10 @@
 #include <string.h>
 #include <errno.h>
 
+/* Matches GeometryLimits.maximumDimension and .maximumPixels (LaminaGeometry). */
+#define LAMINA_PNG_MAX_DIMENSION 16384
+#define LAMINA_PNG_MAX_PIXELS (64u * 1024u * 1024u)
+
 struct lamina_png_error {
     jmp_buf jump;
     char *message;
@@ -100,19 +104,27 @@ int lamina_png_read_rgba(const char *path, uint8_t **pixels, uint32_t *width, ui
         return -4;
     }
     png_init_io(png, file);
+    /* A hostile header cannot ask for more than Lamina's largest buffer (decision 86). */
+    png_set_user_limits(png, LAMINA_PNG_MAX_DIMENSION, LAMINA_PNG_MAX_DIMENSION);
     png_read_info(png, info);
+    if ((uint64_t)png_get_image_width(png, info) * png_get_image_height(png, info) > LAMINA_PNG_MAX_PIXELS) {
+        png_error(png, "image larger than 67108864 pixels");
+    }
     png_set_expand(png);
     png_set_strip_16(png);
     png_set_gray_to_rgb(png);
     png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     uint32_t w = png_get_image_width(png, info);
     uint32_t h = png_get_image_height(png, info);
     size_t row_bytes = (size_t)w * 4;
     buffer = malloc(row_bytes * h);
     if (!buffer) png_error(png, "out of memory");
-    for (uint32_t y = 0; y < h; y++) {
-        png_read_row(png, buffer + (size_t)y * row_bytes, NULL);
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < h; y++) {
+            png_read_row(png, buffer + (size_t)y * row_bytes, NULL);
+        }
     }
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
