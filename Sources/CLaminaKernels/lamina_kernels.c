@@ -1,4 +1,6 @@
 #include "lamina_kernels.h"
+#include <stdlib.h>
+#include <string.h>
 
 static inline uint32_t scalar_over(uint32_t src, uint32_t dst) {
     uint32_t inv = 255 - (src >> 24);
@@ -12,11 +14,22 @@ static inline uint32_t scalar_over(uint32_t src, uint32_t dst) {
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+/* The widest kernels LAMINA_KERNELS allows: "scalar" (0), "avx2" (1), anything else the
+   best the CPU has (2). Lets one machine run every path (tests, callgrind, sanitizers). */
+static int allowed_level(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        const char *choice = getenv("LAMINA_KERNELS");
+        cached = choice && strcmp(choice, "scalar") == 0 ? 0 : choice && strcmp(choice, "avx2") == 0 ? 1 : 2;
+    }
+    return cached;
+}
+
 int lamina_kernels_have_avx512(void) {
     static int cached = -1;
     if (cached < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512bw") ? 1 : 0;
+        cached = allowed_level() >= 2 && __builtin_cpu_supports("avx512bw") ? 1 : 0;
     }
     return cached;
 }
@@ -25,7 +38,7 @@ int lamina_kernels_have_avx2(void) {
     static int cached = -1;
     if (cached < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+        cached = allowed_level() >= 1 && __builtin_cpu_supports("avx2") ? 1 : 0;
     }
     return cached;
 }
@@ -200,15 +213,6 @@ void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t 
 #else
 // Other architectures: no AVX2, so callers never dispatch here; the scalar loops keep the
 // functions correct all the same.
-int lamina_kernels_have_avx512(void) {
-    static int cached = -1;
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512bw") ? 1 : 0;
-    }
-    return cached;
-}
-
 int lamina_kernels_have_avx2(void) { return 0; }
 int lamina_kernels_have_avx512(void) { return 0; }
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {

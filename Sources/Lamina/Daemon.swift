@@ -257,7 +257,9 @@ public enum Daemon {
         runtime.watchStopSignals()                             // on a virtual clock too: a stop is a clean stop
         if let path = config.path {
             var running = config
-            runtime.onReload = { running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger) }
+            runtime.onReload = { [unowned runtime] in
+                running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger)
+            }
         }
         if !(backend.clock is VirtualClock) {
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }

@@ -200,9 +200,20 @@ public final class Runtime {
         links.add(callback)
     }
 
+    /// Objects a scene asked the runtime to keep until the scene is removed.
+    private var sceneObjects: [AnyObject] = []
+
+    /// Keeps `object` (a scene, its controller) alive until `removeScene`: the runtime owns
+    /// what it shows, so a scene's links and recognizers can refer to it without owning it
+    /// (no retain cycle outlives the runtime).
+    public func keepAlive(_ object: AnyObject) {
+        sceneObjects.append(object)
+    }
+
     /// Removes the scene: every layer under the root, every display link, recognizer, touch
-    /// handler and text handler; the display, input sources and clock stay. The next frame
-    /// draws whatever is installed next (a reload swaps scenes between two frames).
+    /// handler and text handler, and what `keepAlive` held; the display, input sources and
+    /// clock stay. The next frame draws whatever is installed next (a reload swaps scenes
+    /// between two frames).
     public func removeScene() {
         Transaction.begin()
         Transaction.disableActions = true
@@ -212,6 +223,7 @@ public final class Runtime {
         dispatcher.removeAll()
         textInputHandler = nil
         keyHandler = nil
+        sceneObjects.removeAll()
         tree.setNeedsCommit()
     }
 

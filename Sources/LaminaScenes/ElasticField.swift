@@ -79,22 +79,23 @@ public final class ElasticField {
         runtime.rootLayer.addSublayer(field)
         field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
 
-        // The link retains its target, as CADisplayLink does (rule 78): the scene lives as
-        // long as its link.
+        // The runtime keeps the scene until it is removed (`keepAlive` below); the link
+        // and the recognizers reach it without owning it, so nothing forms a cycle.
         var update: ((DisplayLink) -> Void)?
         link = runtime.addDisplayLink { link in update?(link) }
         link.isPaused = true
-        update = { link in self.frame(link) }
+        update = { [unowned self] link in self.frame(link) }
 
-        runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { recognizer in
+        runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { [unowned self] recognizer in
             guard recognizer.state == .recognized else { return }
             self.isFocused = true
             self.bounce()
         }, to: field)
         runtime.textInputHandler = { [weak self] input in self?.edit(input) }
-        runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { recognizer in
+        runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { [unowned self] recognizer in
             self.drag(recognizer as! PanGestureRecognizer)
         }, to: field)
+        runtime.keepAlive(self)
     }
 
     /// The most characters the field holds, from its settings or typed (decision 86): a
