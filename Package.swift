@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // C libraries, each behind a thin system-library or shim target.
@@ -84,7 +85,10 @@ let package = Package(
         .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LaminaTests",
-            dependencies: ["Lamina", "LaminaScenes", "LaminaTestSupport"],
+            dependencies: [
+                "Lamina", "LaminaScenes", "LaminaTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             resources: [.copy("Fixtures")]),
     ]
 )

@@ -18,8 +18,10 @@ extension Path {
     /// Every sub-path flattened, with whether it ended in a close; a sub-path of a lone
     /// point is kept (strokes draw caps there). After a close the next segment starts at the
     /// sub-path's start.
-    func flattenedSubpaths(tolerance: Double) -> [(points: [Point], closed: Bool)] {
-        precondition(tolerance > 0, "flattening tolerance must be positive")
+    /// A tolerance that is not a positive number (a stroke under an infinite or NaN scale)
+    /// is clamped into 10⁻⁹…10⁹ px, NaN to the default (decision 86).
+    func flattenedSubpaths(tolerance requested: Double) -> [(points: [Point], closed: Bool)] {
+        let tolerance = requested.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
         var result: [(points: [Point], closed: Bool)] = []
         var current: [Point] = []
         func finish(closed: Bool) {

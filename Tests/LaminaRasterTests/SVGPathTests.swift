@@ -64,3 +64,19 @@ struct SVGPathTests {
         #expect(try Path(svgPathData: p.svgPathData) == p)
     }
 }
+
+@Suite("SVG arcs with extreme radii (decision 86)")
+struct SVGArcExtremeTests {
+    @Test("radii of 1e300 and beyond, or infinite, give finite geometry whose path data parses again", arguments: [
+        "M10,10 A1e300 1e300 0 0 1 50,50", "M10,10 A1e300 1e300 0 1 1 50,50", "M10,10 A1e308 2 30 0 0 50,50",
+        "M10,10 A1e200 1e-200 0 1 0 50,10", "M0,0 A1 1 1e308 1 1 5,5",
+    ])
+    func extremeArcs(data: String) throws {
+        let path = try Path(svgPathData: data)
+        let points = path.flattened().flatMap { $0 }
+        #expect(!points.isEmpty && points.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "\(path.svgPathData)")
+        let again = try Path(svgPathData: path.svgPathData)
+        #expect(again.svgPathData == path.svgPathData)
+        #expect(points.last.map { abs($0.x - Double(data.split(separator: " ").last!.split(separator: ",")[0])!) < 1e-6 } == true)
+    }
+}
