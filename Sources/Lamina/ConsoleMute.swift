@@ -52,6 +52,24 @@ public final class ConsoleMute {
         close(fd)
     }
 
+    /// Puts a VT a Lamina that died (a crash, SIGKILL) left muted back into text mode: display
+    /// `KD_TEXT`, keyboard `K_UNICODE`, VT switching `VT_AUTO` (`lamina restore-console`, the
+    /// service's `ExecStopPost=`), so no console stays dark and deaf behind a crash loop.
+    /// Returns what failed, or nil.
+    public static func restoreAfterExit(path: String) -> KMSError? {
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return KMSError(call: "open", errno: errno, detail: path) }
+        defer { close(fd) }
+        var mode = vt_mode()
+        mode.mode = CChar(VT_AUTO)
+        _ = ioctl(fd, UInt(VT_SETMODE), &mode)
+        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_UNICODE))
+        guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT)) == 0 else {
+            return KMSError(call: "KDSETMODE", errno: errno, detail: path)
+        }
+        return nil
+    }
+
     /// The VT's current display mode (`KD_TEXT` 0, `KD_GRAPHICS` 1), for checks.
     public static func displayMode(path: String) -> Int32? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)

@@ -13,7 +13,7 @@ struct LaminaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lamina",
         abstract: "A display runtime for Linux kiosks and touchscreen boards.",
-        subcommands: [RunCommand.self, CheckConfigCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self],
+        subcommands: [RunCommand.self, CheckConfigCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self, RestoreConsoleCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 
