@@ -108,6 +108,7 @@ struct SoakCommand: ParsableCommand {
                 device.setConnected(false)
                 runtime.run(exitAfter: 2, untilSettled: false)
                 device.setConnected(true)
+                runtime.run(exitAfter: 0.1, untilSettled: false)     // lit again before any sample
             }
             if runtime.renderedFrames >= nextSample || runtime.renderedFrames >= frames {
                 let now = SystemClock().now
