@@ -35,6 +35,13 @@ public final class Renderer {
 
     /// Offscreens kept between frames, by size.
     private var offscreens: [Int: [PixelBuffer]] = [:]
+    /// Pooled sizes, least recently used first.
+    private var offscreenOrder: [Int] = []
+    /// Offscreens kept for reuse, all sizes together (decision 86): a group whose size
+    /// changes every frame (a scale animation) would otherwise leave one buffer per size.
+    public static let maximumPooledOffscreens = 8
+    /// Offscreens held in the pool now.
+    public var pooledOffscreenCount: Int { offscreens.values.reduce(0) { $0 + $1.count } }
 
     public init() {}
 
@@ -352,9 +359,20 @@ public final class Renderer {
     private func withOffscreen(width: Int, height: Int, _ body: (PixelBuffer) -> Void) {
         let key = width << 32 | height
         let offscreen = offscreens[key]?.popLast() ?? PixelBuffer(width: width, height: height)
-        defer { offscreens[key, default: []].append(offscreen) }
+        defer { returnOffscreen(offscreen, key: key) }
         offscreen.fill(pixel: 0)
         body(offscreen)
+    }
+
+    private func returnOffscreen(_ offscreen: PixelBuffer, key: Int) {
+        offscreens[key, default: []].append(offscreen)
+        offscreenOrder.removeAll { $0 == key }
+        offscreenOrder.append(key)
+        var pooled = pooledOffscreenCount
+        while pooled > Self.maximumPooledOffscreens, let oldest = offscreenOrder.first {
+            pooled -= offscreens.removeValue(forKey: oldest)?.count ?? 0
+            offscreenOrder.removeFirst()
+        }
     }
 
     /// How many things `layer` draws by itself and through visible sublayers, up to 2 (an

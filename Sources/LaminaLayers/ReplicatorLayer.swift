@@ -6,6 +6,10 @@ import LaminaGeometry
 /// `i · instanceDelay` seconds behind, its opacity multiplied by `1 + i · instanceAlphaOffset`
 /// (clamped to 0…1).
 open class ReplicatorLayer: Layer {
+    /// The most instances drawn (decision 86): a larger `instanceCount` is clamped, so one
+    /// property cannot make a frame draw a billion copies.
+    public static let maximumInstanceCount = 4096
+
     struct ReplicatorProperties: Hashable {
         var instanceCount = 1
         var instanceTransform = Transform3D.identity
@@ -23,7 +27,7 @@ open class ReplicatorLayer: Layer {
 
     public var instanceCount: Int {
         get { replicator.instanceCount }
-        set { mutateReplicator("instanceCount") { $0.instanceCount = max(newValue, 0) } }
+        set { mutateReplicator("instanceCount") { $0.instanceCount = min(max(newValue, 0), ReplicatorLayer.maximumInstanceCount) } }
     }
 
     public var instanceTransform: Transform3D {

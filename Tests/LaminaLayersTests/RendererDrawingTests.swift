@@ -104,6 +104,43 @@ struct RendererDrawingTests {
         #expect(buffer[25, 5] == 0xFF00_0080)
     }
 
+    @Test("a translucent group whose size changes every frame keeps at most 8 offscreens pooled (decision 86), and still draws right")
+    func offscreenPoolBounded() throws {
+        let root = placed(Layer(), Rect(x: 0, y: 0, width: 200, height: 20))
+        let group = placed(Layer(), Rect(x: 0, y: 0, width: 30, height: 10))
+        group.opacity = 0.5
+        let back = placed(Layer(), Rect(x: 0, y: 0, width: 20, height: 10))
+        back.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        let front = placed(Layer(), Rect(x: 10, y: 0, width: 20, height: 10))
+        front.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        group.addSublayer(back)
+        group.addSublayer(front)
+        root.addSublayer(group)
+        let tree = LayerTree(root: root)
+        let renderer = Renderer()
+        let buffer = PixelBuffer(width: 200, height: 20)
+        for width in 20...120 {
+            Transaction.begin()
+            Transaction.disableActions = true
+            front.bounds = Rect(x: 0, y: 0, width: Double(width), height: 10)
+            Transaction.commit()
+            tree.commit(at: 0)
+            tree.updatePresentation(at: 0)
+            renderer.render(try #require(root.presentation()), into: Canvas(target: buffer), background: .black)
+            #expect(renderer.pooledOffscreenCount <= Renderer.maximumPooledOffscreens)
+        }
+        #expect(buffer[5, 5] == 0xFF80_0000 && buffer[100, 5] == 0xFF00_0080)
+    }
+
+    @Test("a replicator's instance count is clamped to 4096 (decision 86)")
+    func replicatorCountClamped() {
+        let replicator = ReplicatorLayer()
+        replicator.instanceCount = .max
+        #expect(replicator.instanceCount == ReplicatorLayer.maximumInstanceCount)
+        replicator.instanceCount = -5
+        #expect(replicator.instanceCount == 0)
+    }
+
     @Test("a shape layer strokes centred on its path over its fill; strokeEnd 0.5 strokes half the length (rules 61, 62)")
     func shapeStroke() throws {
         for end in [1.0, 0.5] {
