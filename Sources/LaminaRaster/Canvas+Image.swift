@@ -144,8 +144,12 @@ struct ImageSink: SpanSink {
         return sample(fixedU: Self.fixed(u), fixedV: Self.fixed(v))
     }
 
+    /// 32.32 fixed point; texel positions beyond ±2³⁰ (far outside any image) saturate there
+    /// and NaN is 0, so no row of a degenerate transform traps (decision 86).
     @inline(__always)
-    static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded(.down)) }
+    static func fixed(_ v: Double) -> Int64 {
+        Int64((v.clamped(to: -1_073_741_824...1_073_741_824, nanAs: 0) * 4_294_967_296).rounded(.down))
+    }
 
     /// Fixed-point texel position of pixel (0, y): the row's base for `u` and `v`.
     @inline(__always)

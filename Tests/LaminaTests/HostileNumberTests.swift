@@ -56,6 +56,19 @@ struct HostileNumberTests {
         }
     }
 
+    @Test("images drawn through any affine transform and opacity, bilinear and nearest, never trap")
+    func images() {
+        let image = PixelBuffer(width: 4, height: 3)
+        image.fill(pixel: 0xFF80_4020)
+        Self.check(300, Self.number.array(of: 7...7), seed: 5) { v in
+            let canvas = Canvas(target: PixelBuffer(width: 40, height: 30))
+            let transform = AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
+            canvas.draw(image, transform: transform, opacity: v[6], filter: .bilinear)
+            canvas.draw(image, transform: transform, opacity: 1, filter: .nearest)
+            canvas.draw(image, transform: AffineTransform(a: v[0], b: 0, c: 0, d: v[0], tx: 3, ty: 3), opacity: 1)
+        }
+    }
+
     @Test("layers with any geometry, transform, radius, border, shadow and opacity render and report finite damage")
     func layers() {
         Self.check(300, Self.number.array(of: 10...10), seed: 2) { v in
