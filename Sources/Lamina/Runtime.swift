@@ -34,7 +34,7 @@ public final class Runtime {
     var retryAt: Double?
     private var signals: SignalWatcher?
     private var stopRequested = false
-    // Telemetry (RunStats), all in fixed memory (decision 86).
+    // Telemetry (RunStats), all in fixed memory (decision 88).
     let startTime: Double
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
     public private(set) var flipCadence = FlipCadence()

@@ -4,7 +4,7 @@ import Histogram
 /// A distribution of durations in fixed memory: an HdrHistogram of microseconds (three
 /// significant digits, so percentiles are within 0.1 % of the recorded values) beside the
 /// exact count, minimum and maximum. Recording never allocates, so a daemon that runs for
-/// months keeps the same footprint (decision 86).
+/// months keeps the same footprint (decision 88).
 public struct DurationDistribution: Sendable {
     /// Durations above this are counted at this value in the percentiles (the exact maximum
     /// is still kept).

@@ -162,7 +162,10 @@ struct TouchScriptCursor {
             self.order = order
             self.slot = slot
             if case .drag(_, let duration) = step.action {
-                samples = max(1, Int((duration / TouchScript.motionInterval).rounded(.up)))
+                // Steps made in code skip the parser's ranges: a NaN or endless duration still
+                // gives a count (at most a day of samples), never a trap.
+                let wanted = Int(saturating: (duration / TouchScript.motionInterval).rounded(.up))
+                samples = min(max(1, wanted), Int(TouchScript.durations.upperBound / TouchScript.motionInterval))
             } else {
                 samples = 0
             }
@@ -256,7 +259,16 @@ public final class ScriptedTouchSource: TouchSource {
     /// The script's events, starting at `start` seconds on the run's clock.
     public init(script: TouchScript, start: Double) {
         cursor = TouchScriptCursor(script: script, start: start)
-        upcoming = cursor.next()
+        upcoming = nextFinite()
+    }
+
+    /// The cursor's next event with a finite time: steps made in code (not parsed) may hold
+    /// NaN or infinite times, which would stall the run's clock; they are dropped.
+    private func nextFinite() -> TouchEvent? {
+        while let event = cursor.next() {
+            if event.time.isFinite { return event }
+        }
+        return nil
     }
 
     public var eventDescriptor: Int32? { nil }
@@ -268,7 +280,7 @@ public final class ScriptedTouchSource: TouchSource {
         var due: [TouchEvent] = []
         while let event = upcoming, event.time <= time {
             due.append(event)
-            upcoming = cursor.next()
+            upcoming = nextFinite()
         }
         return due
     }

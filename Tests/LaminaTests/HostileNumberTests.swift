@@ -135,7 +135,8 @@ struct HostileNumberTests {
             // Steps built directly (the parser would refuse these): the engine must cope.
             let start = Point(x: 160, y: 120)
             let steps = [TouchScript.Step(time: 0.1, action: .drag(through: [start] + points, duration: 0.3)),
-                         TouchScript.Step(time: 0.5, action: .tap(at: points[0], hold: 0.1))]
+                         TouchScript.Step(time: 0.5, action: .tap(at: points[0], hold: 0.1)),
+                         TouchScript.Step(time: 1.0, action: .drag(through: points, duration: duration))]
             runtime.addTouchSource(ScriptedTouchSource(script: TouchScript(steps: steps), start: 0))
             runtime.dispatcher.dispatch(TouchEvent(time: 0.05, kind: .down(slot: 5, position: Point(x: duration, y: duration))))
             runtime.dispatcher.dispatch(TouchEvent(time: 0.06, kind: .frame))

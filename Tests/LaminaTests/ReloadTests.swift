@@ -95,4 +95,23 @@ struct ReloadTests {
         #expect(result.status == 0 && result.stderr.contains("stopped (signal)"), "\(result.stderr)")
         #expect(result.stderr.contains("reload rejected, keeping the running configuration: \(path):2: display.rotation"))
     }
+
+    @Test("on the virtual clock SIGUSR1 logs the stats and SIGTERM stops cleanly with them (not the default action), mid-run")
+    func virtualClockSignals() throws {
+        let path = try write("[display]\nbackend = \"dummy\"\nclock = \"virtual\"\nconsole = \"none\"\n")
+        defer { unlink(path) }
+        // A day-long drag: millions of events, a run far longer than the test waits.
+        let script = path + ".touch"
+        try "at 0 drag 100,100 1800,900 over 86400\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { unlink(script) }
+        let listener = try NotifySocketListener()
+        let daemon = try ChildProcess(CommandLineTests.executable.path, ["run", "--config", path, "--touch-script", script],
+                                      environment: ["NOTIFY_SOCKET": listener.path])
+        #expect(listener.wait(for: "READY=1", limit: 20))
+        daemon.signal(SIGUSR1)
+        daemon.signal(SIGTERM)
+        let result = daemon.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("stopped (signal)") && result.stderr.contains("stats: "), "\(result.stderr)")
+    }
 }
