@@ -93,6 +93,23 @@ struct HostileNumberTests {
             layer.lineWidth = v[5]
             layer.strokeColor = .black
             root.addSublayer(layer)
+            let gradient = GradientLayer()
+            gradient.bounds = Rect(x: 0, y: 0, width: v[4], height: v[5])
+            gradient.position = Point(x: v[6], y: v[7])
+            gradient.colors = [.white, Color(red: 0, green: 0, blue: 1), .black]
+            gradient.locations = [v[8], v[9], v[0]]
+            gradient.startPoint = Point(x: v[1], y: v[2])
+            gradient.endPoint = Point(x: v[3], y: v[4])
+            var perspective = Transform3D.identity
+            perspective.m34 = v[5]
+            gradient.transform = perspective.rotated(by: v[6], x: 0, y: 1, z: 0)
+            let mask = Layer()
+            mask.bounds = Rect(x: 0, y: 0, width: v[7], height: v[8])
+            mask.position = Point(x: v[9], y: v[0])
+            mask.backgroundColor = .white
+            mask.cornerRadius = v[1]
+            gradient.mask = mask
+            root.addSublayer(gradient)
             tree.commit(at: 0)
             _ = tree.updatePresentation(at: 0)
             let canvas = Canvas(target: PixelBuffer(width: 64, height: 48))

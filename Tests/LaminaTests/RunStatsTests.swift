@@ -215,3 +215,26 @@ struct SoakInputTests {
         #expect(a.gestures.values.reduce(0, +) > 100 && a.gestures.count == 4)
     }
 }
+
+@Suite("Frames out")
+struct FramesOutTests {
+    @Test("a second recorder on the same directory is refused while the first holds it; an earlier run's frames are removed")
+    func oneRunPerDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let stale = directory + "/frame-00099.png"
+        FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3]))
+        var first: FrameRecorder? = try FrameRecorder(directory: directory)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        do {
+            _ = try FrameRecorder(directory: directory)
+            Issue.record("a second recorder was allowed")
+        } catch {
+            #expect("\(error)".contains("another lamina run is writing frames there"), "\(error)")
+        }
+        first = nil                                              // releases the lock
+        #expect(first == nil)
+        _ = try FrameRecorder(directory: directory)
+    }
+}
