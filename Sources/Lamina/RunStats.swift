@@ -33,6 +33,8 @@ public struct RunStats: Codable, Sendable {
     public var flipIntervalMaxDeviationMs: Double?
     public var missedVBlanks: Int
     public var failedFlips: Int
+    /// Calls into the display driver that held the loop over half a second (each logged).
+    public var deviceStalls: Int
     /// Drawing time per frame (rasterizing the damage and copying it out).
     public var renderMs: Percentiles?
     /// From each input event that changed something (a property, an animation, a running
@@ -67,6 +69,7 @@ public struct RunStats: Codable, Sendable {
         if let flipIntervalJitterMs { parts.append(String(format: "jitter %.3f ms", flipIntervalJitterMs)) }
         parts.append("\(missedVBlanks) missed vblanks")
         parts.append("\(failedFlips) failed flips")
+        if deviceStalls > 0 { parts.append("\(deviceStalls) driver stalls") }
         if let renderMs { parts.append(String(format: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
         if let inputToFlipMs { parts.append(String(format: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
         if touches > 0 || !gestures.isEmpty {
@@ -95,7 +98,7 @@ extension Runtime {
             seconds: clock.now - startTime, frames: renderedFrames, flips: flipCadence.count, flipRate: flipCadence.rate,
             flipIntervalJitterMs: flipCadence.jitter.map { $0 * 1000 },
             flipIntervalMaxDeviationMs: flipCadence.maxDeviation.map { $0 * 1000 },
-            missedVBlanks: display.missedVBlanks, failedFlips: failedFlips,
+            missedVBlanks: display.missedVBlanks, failedFlips: failedFlips, deviceStalls: deviceStalls,
             renderMs: RunStats.Percentiles(frameCosts),
             inputToFlipMs: RunStats.Percentiles(inputLatencies), inputsWithoutChange: inputsWithoutChange,
             touches: touchCount, gestures: dispatcher.recognizedGestures,

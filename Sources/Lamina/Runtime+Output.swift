@@ -32,7 +32,7 @@ extension Runtime {
         // (another client turned it off or changed it): set the mode again.
         if failuresInARow % Self.refusalsBeforeModeset == 0 && !error.isBusy {
             do {
-                try display.setModeAgain()
+                try timedDeviceCall("a modeset") { () throws(KMSError) in try display.setModeAgain() }
                 logger.notice("display calls refused \(failuresInARow) times in a row: mode set again")
             } catch {
                 logger.warning("display calls keep being refused and setting the mode again failed: \(error)")
@@ -45,7 +45,7 @@ extension Runtime {
     func handleHotplug() {
         let change: Display.OutputChange
         do {
-            change = try display.connectorsChanged()
+            change = try timedDeviceCall("re-reading the connectors") { () throws(DisplayError) in try display.connectorsChanged() }
         } catch {
             logger.error("a display was plugged in but cannot be lit: \(error); staying on the virtual output")
             return
@@ -105,7 +105,7 @@ extension Runtime {
     /// Asks for DRM master again; with it, sets the mode again and repaints everything.
     func resumeOutput() {
         do {
-            try display.reactivate()
+            try timedDeviceCall("a modeset") { () throws(KMSError) in try display.reactivate() }
         } catch {
             logger.debug("DRM master still unavailable: \(error)")
             retryAt = clock.now + masterRetryInterval

@@ -18,7 +18,7 @@ extension Runtime {
     func blankIfIdle(now: Double) {
         guard let due = blankDueAt, now >= due else { return }
         do {
-            try display.blank()
+            try timedDeviceCall("turning the panel off") { () throws(KMSError) in try display.blank() }
         } catch {
             logger.warning("cannot blank the display: \(error); trying again after another idle period")
             lastInputTime = now
@@ -57,7 +57,7 @@ extension Runtime {
     /// dark) follows at once.
     private func wake() {
         do {
-            try display.unblank()
+            try timedDeviceCall("turning the panel on") { () throws(KMSError) in try display.unblank() }
         } catch {
             logger.warning("cannot turn the display back on: \(error)")
             return

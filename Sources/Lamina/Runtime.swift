@@ -103,6 +103,8 @@ public final class Runtime {
     public private(set) var renderedFrames = 0
     /// Pixels redrawn over the run (the damage of every frame).
     public private(set) var damagedPixels = 0
+    /// Calls into the display driver that held the loop longer than half a second (logged).
+    public internal(set) var deviceStalls = 0
     /// Page flips the device refused (logged and retried).
     public internal(set) var failedFlips = 0
     /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
@@ -368,7 +370,7 @@ public final class Runtime {
             if isOutputPaused { resumeOutput() }
         }
         do {
-            try display.dispatchEvents { handle($0) }
+            try display.dispatchEvents { handle($0) }            // non-blocking; its handler draws frames
         } catch {
             logger.error("reading display events failed: \(error)")
         }
@@ -424,7 +426,7 @@ public final class Runtime {
         guard isIdle, !isOutputPaused, !display.isBlanked, tree.needsFrame || links.hasActiveLinks else { return }
         if tree.needsFrame && pendingRequestTime == nil { pendingRequestTime = clock.now }
         do {
-            let vblank = try display.resynchronize()
+            let vblank = try timedDeviceCall("a vblank query") { () throws(KMSError) in try display.resynchronize() }
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
             produceFrame(after: vblank.timestamp)
         } catch {
@@ -447,7 +449,7 @@ public final class Runtime {
             renderFrame(targetTimestamp: target)
         } else if links.hasActiveLinks && !vblankRequested {
             do {
-                try display.requestVBlank()
+                try timedDeviceCall("a vblank request") { () throws(KMSError) in try display.requestVBlank() }
                 vblankRequested = true
             } catch {
                 outputRefused(error)
@@ -483,7 +485,7 @@ public final class Runtime {
             }
         }
         do {
-            try display.present(damage: damage)
+            try timedDeviceCall("a page flip") { () throws(KMSError) in try display.present(damage: damage) }
             if failuresInARow > 0 {
                 logger.notice("page flips work again after \(failuresInARow) refused")
                 failuresInARow = 0
