@@ -23,6 +23,21 @@ private func placed<L: Layer>(_ layer: L, _ rect: Rect) -> L {
     return layer
 }
 
+/// A group at half opacity holding a red layer (0…20) overlapped by a blue one (10…30),
+/// added to `root`; returns the blue one.
+private func halfOpaqueRedBlueGroup(in root: Layer) -> Layer {
+    let group = placed(Layer(), Rect(x: 0, y: 0, width: 30, height: 10))
+    group.opacity = 0.5
+    let back = placed(Layer(), Rect(x: 0, y: 0, width: 20, height: 10))
+    back.backgroundColor = Color(red: 1, green: 0, blue: 0)
+    let front = placed(Layer(), Rect(x: 10, y: 0, width: 20, height: 10))
+    front.backgroundColor = Color(red: 0, green: 0, blue: 1)
+    group.addSublayer(back)
+    group.addSublayer(front)
+    root.addSublayer(group)
+    return front
+}
+
 /// Sum over the buffer of one channel, in units of full pixels (255 = 1).
 private func coverage(_ buffer: PixelBuffer, channel shift: UInt32) -> Double {
     var sum = 0.0
@@ -89,15 +104,7 @@ struct RendererDrawingTests {
     @Test("group opacity: two overlapping opaque sublayers at parent opacity 0.5 show the front one at 50 %, never a mix")
     func groupOpacity() throws {
         let root = placed(Layer(), Rect(x: 0, y: 0, width: 30, height: 10))
-        let group = placed(Layer(), Rect(x: 0, y: 0, width: 30, height: 10))
-        group.opacity = 0.5
-        let back = placed(Layer(), Rect(x: 0, y: 0, width: 20, height: 10))
-        back.backgroundColor = Color(red: 1, green: 0, blue: 0)
-        let front = placed(Layer(), Rect(x: 10, y: 0, width: 20, height: 10))
-        front.backgroundColor = Color(red: 0, green: 0, blue: 1)
-        group.addSublayer(back)
-        group.addSublayer(front)
-        root.addSublayer(group)
+        _ = halfOpaqueRedBlueGroup(in: root)
         let buffer = try render(root, width: 30, height: 10)
         #expect(buffer[5, 5] == 0xFF80_0000)                             // red alone, half
         #expect(buffer[15, 5] == 0xFF00_0080)                            // overlap: blue alone, half
@@ -107,15 +114,7 @@ struct RendererDrawingTests {
     @Test("a translucent group whose size changes every frame keeps at most 8 offscreens pooled (decision 86), and still draws right")
     func offscreenPoolBounded() throws {
         let root = placed(Layer(), Rect(x: 0, y: 0, width: 200, height: 20))
-        let group = placed(Layer(), Rect(x: 0, y: 0, width: 30, height: 10))
-        group.opacity = 0.5
-        let back = placed(Layer(), Rect(x: 0, y: 0, width: 20, height: 10))
-        back.backgroundColor = Color(red: 1, green: 0, blue: 0)
-        let front = placed(Layer(), Rect(x: 10, y: 0, width: 20, height: 10))
-        front.backgroundColor = Color(red: 0, green: 0, blue: 1)
-        group.addSublayer(back)
-        group.addSublayer(front)
-        root.addSublayer(group)
+        let front = halfOpaqueRedBlueGroup(in: root)
         let tree = LayerTree(root: root)
         let renderer = Renderer()
         let buffer = PixelBuffer(width: 200, height: 20)
