@@ -101,6 +101,19 @@ struct CoverageTests {
         #expect(abs(sum(coverage(triangle)) - (60 + 36) / 2 * 24) < 1e-3)
     }
 
+    @Test("a vertex at 2e19 (issue 13's out-of-bounds write) is clipped away exactly: the band it makes inside the canvas has its analytic area")
+    func farVertex() {
+        // (10,10) → (2e19,2e19) → (10,50): inside a 200x100 canvas, the band between y = x and
+        // y = x + 40 from x = 10: 40 · 50 while it fits (x ≤ 60), then ∫₆₀¹⁰⁰ (100 − x) dx = 800.
+        let data = "M10,10 L2e19,2e19 L10,50 Z"
+        let path = try! Path(svgPathData: data)
+        #expect(abs(sum(coverage(path, width: 200, height: 100)) - 2800) < 1e-3 * 2800)
+        let canvas = Canvas(target: PixelBuffer(width: 200, height: 100))
+        canvas.fill(path, color: .white)                      // the fast sweep, which wrote out of bounds
+        canvas.stroke(path, style: StrokeStyle(width: 3, cap: .round, join: .round), color: .white)
+        #expect(canvas.target[30, 50] == 0xFFFF_FFFF && canvas.target[30, 5] == 0)
+    }
+
     @Test("a nearly horizontal sliver deposits its exact area")
     func sliver() {
         var path = Path()
