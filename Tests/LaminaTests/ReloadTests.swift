@@ -96,7 +96,7 @@ struct ReloadTests {
         #expect(result.stderr.contains("reload rejected, keeping the running configuration: \(path):2: display.rotation"))
     }
 
-    @Test("on the virtual clock SIGUSR1 logs the stats and SIGTERM stops cleanly with them (not the default action), mid-run")
+    @Test("on the virtual clock SIGUSR2 is ignored without a VT, SIGUSR1 logs the stats and SIGTERM stops cleanly with them (not the default action), mid-run")
     func virtualClockSignals() throws {
         let path = try write("[display]\nbackend = \"dummy\"\nclock = \"virtual\"\nconsole = \"none\"\n")
         defer { unlink(path) }
@@ -108,10 +108,12 @@ struct ReloadTests {
         let daemon = try ChildProcess(CommandLineTests.executable.path, ["run", "--config", path, "--touch-script", script],
                                       environment: ["NOTIFY_SOCKET": listener.path])
         #expect(listener.wait(for: "READY=1", limit: 20))
+        daemon.signal(SIGUSR2)                          // no VT taken: ignored, not a pause
         daemon.signal(SIGUSR1)
         daemon.signal(SIGTERM)
         let result = daemon.finish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("stopped (signal)") && result.stderr.contains("stats: "), "\(result.stderr)")
+        #expect(result.stderr.contains("SIGUSR2 ignored: Lamina is not switching a VT"), "\(result.stderr)")
     }
 }
