@@ -140,6 +140,44 @@ struct HostileNumberTests {
         }
     }
 
+    @Test("keyframe animations in every calculation mode, with any values and key times, evaluate without a trap")
+    func keyframes() {
+        Self.check(400, zip(Self.number.array(of: 1...6), Self.number.array(of: 0...6), Self.number), seed: 6) { values, times, t in
+            for mode in CalculationMode.allCases {
+                let frames = Keyframes(values: values.map { .scalar($0) }, keyTimes: times.isEmpty ? nil : times, calculationMode: mode)
+                _ = frames.value(at: t)
+                _ = frames.value(at: 0.5)
+                let layer = Layer()
+                let tree = LayerTree(root: layer)
+                layer.add(BasicAnimation(keyPath: "position.x", keyframes: frames, duration: abs(t)), forKey: "k")
+                tree.commit(at: 0)
+                _ = tree.updatePresentation(at: 0.25)
+            }
+        }
+    }
+
+    @Test("property animators with any duration, delay, fraction and duration factor run without a trap")
+    func propertyAnimators() {
+        Self.check(300, Self.number.array(of: 6...6), seed: 7) { v in
+            let root = Layer()
+            let tree = LayerTree(root: root)
+            let layer = Layer()
+            root.addSublayer(layer)
+            let animator = PropertyAnimator(duration: v[0], curve: .easeInEaseOut, tree: tree)
+            animator.addAnimations(delayFactor: v[1]) { layer.position = Point(x: v[2], y: v[3]) }
+            animator.startAnimation(afterDelay: v[4])
+            tree.commit(at: 0)
+            _ = tree.updatePresentation(at: 0.1)
+            animator.pauseAnimation()
+            animator.fractionComplete = v[5]
+            tree.commit(at: 0.2)
+            _ = tree.updatePresentation(at: 0.2)
+            animator.continueAnimation(timing: nil, durationFactor: v[1])
+            tree.commit(at: 0.3)
+            _ = tree.updatePresentation(at: 1e6)
+        }
+    }
+
     @Test("touches at any position and time, through recognizers and the elastic field's drag, never trap a frame")
     func touches() throws {
         try Self.check(60, zip(Self.points, Self.number), seed: 4) { points, duration in
