@@ -13,10 +13,11 @@ public final class FrameRecorder {
     public private(set) var frameCount = 0
     private let queue = DispatchQueue(label: "lamina.frame-recorder")
     private let store = ThumbnailStore()
-    /// Frames copied but not yet written: at most `maximumQueuedFrames`, after which the
-    /// frame loop waits for the encoder (memory stays bounded however slow PNG is).
-    private let queued = DispatchSemaphore(value: FrameRecorder.maximumQueuedFrames)
-    public static let maximumQueuedFrames = 8
+    /// Frames copied but not yet written hold at most `maximumQueuedBytes` (at least two
+    /// frames), after which the frame loop waits for the encoder: memory stays bounded
+    /// however slow PNG is, and a demo run at 1080p (32 frames fit) is rarely held up.
+    private var queued: DispatchSemaphore?
+    public static let maximumQueuedBytes = 256 * 1024 * 1024
     /// Held for the recorder's life: a second run writing the same directory is refused.
     private let lock: Int32
 
@@ -65,7 +66,10 @@ public final class FrameRecorder {
         frameCount += 1
         let snapshot = FrameSnapshot(buffer: frame.copy(), index: frameCount)
         let path = (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", frameCount))
-        let store = self.store, queued = self.queued
+        let frameBytes = max(frame.width * frame.height * 4, 1)
+        let queued = self.queued ?? DispatchSemaphore(value: max(2, Self.maximumQueuedBytes / frameBytes))
+        self.queued = queued
+        let store = self.store
         queued.wait()
         queue.async {
             snapshot.writePNG(to: path, errors: store)
