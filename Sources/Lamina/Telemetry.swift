@@ -24,8 +24,7 @@ public struct DurationDistribution: Sendable {
         count += 1
         min = Swift.min(min, value)
         max = Swift.max(max, value)
-        let micros = UInt64((value * 1e6).rounded())
-        if micros > 0 { histogram.record(micros) } else { histogram.record(0) }
+        histogram.record(UInt64((value * 1e6).rounded()))
     }
 
     /// The duration at quantile `q` (0…1) in seconds, from the histogram: within 0.1 %, and
@@ -60,7 +59,8 @@ public struct FlipCadence: Sendable {
     /// Flips completed.
     public private(set) var count = 0
     /// The most recent flip timestamps, oldest first (at most `recentCapacity`).
-    public private(set) var recent = Deque<Double>()
+    public var recent: Deque<Double> { history.values }
+    private var history = RecentValues(capacity: Self.recentCapacity)
     private var intervals = 0
     private var mean = 0.0
     private var squaredDeviations = 0.0
@@ -70,7 +70,7 @@ public struct FlipCadence: Sendable {
 
     /// Adds a flip at `timestamp` on a display whose frame lasts `frameDuration` seconds.
     public mutating func record(_ timestamp: Double, frameDuration: Double) {
-        if let last = recent.last {
+        if let last = history.values.last {
             let interval = timestamp - last
             if interval.isFinite, interval < 1.5 * frameDuration {
                 intervals += 1
@@ -81,8 +81,7 @@ public struct FlipCadence: Sendable {
             }
         }
         count += 1
-        recent.append(timestamp)
-        if recent.count > Self.recentCapacity { recent.removeFirst() }
+        history.append(timestamp)
     }
 
     /// Flips per second over the back-to-back intervals.

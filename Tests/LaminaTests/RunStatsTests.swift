@@ -124,14 +124,9 @@ struct FrameRequestLatencyTests {
 struct TelemetryTests {
     @Test("percentiles from the histogram are within 0.1 % of the sorted sample's; count, min and max are exact; NaN is ignored")
     func distribution() {
-        var seed: UInt64 = 0x5EED_1A31
-        func next() -> Double {            // splitmix64 in [0, 1)
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        let seed: UInt64 = 0x5EED_1A31
+        var random = SplitMix64(seed: seed)
+        func next() -> Double { Double.random(in: 0..<1, using: &random) }
         var distribution = DurationDistribution()
         let footprint = distribution.footprintBytes
         var sample: [Double] = []
