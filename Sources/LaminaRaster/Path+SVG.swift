@@ -122,8 +122,14 @@ extension Path {
         var factor = (max(0, numerator) / denominator).squareRoot()
         if largeArc == sweep { factor = -factor }
         var cx1 = factor * rx * y1 / ry, cy1 = -factor * ry * x1 / rx
-        // Back to user units: the angles below only use ratios, the centre and radii scale.
-        let angleX1 = x1, angleY1 = y1, angleCX1 = cx1, angleCY1 = cy1, angleRX = rx, angleRY = ry
+        // The angles use only ratios, so they are taken in the scaled units; then the radii
+        // and the centre go back to user units.
+        func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
+            atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+        }
+        let ux = (x1 - cx1) / rx, uy = (y1 - cy1) / ry
+        let theta1 = angle(1, 0, ux, uy)
+        var delta = angle(ux, uy, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         rx *= scale
         ry *= scale
         cx1 *= scale
@@ -131,12 +137,6 @@ extension Path {
         guard rx.isFinite, ry.isFinite, cx1.isFinite, cy1.isFinite else { return line(to: end) }
         let cx = cosPhi * cx1 - sinPhi * cy1 + (start.x + end.x) / 2
         let cy = sinPhi * cx1 + cosPhi * cy1 + (start.y + end.y) / 2
-        func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
-            atan2(ux * vy - uy * vx, ux * vx + uy * vy)
-        }
-        let ux = (angleX1 - angleCX1) / angleRX, uy = (angleY1 - angleCY1) / angleRY
-        let theta1 = angle(1, 0, ux, uy)
-        var delta = angle(ux, uy, (-angleX1 - angleCX1) / angleRX, (-angleY1 - angleCY1) / angleRY)
         if !sweep && delta > 0 { delta -= 2 * .pi }
         if sweep && delta < 0 { delta += 2 * .pi }
         let pieces = max(1, min(Int(saturating: (abs(delta) / (Double.pi / 2) - 1e-12).rounded(.up)), 256))
