@@ -148,19 +148,23 @@ public struct TouchScript: Sendable {
 /// Events at equal times keep the order of their steps, then each step's own order (down,
 /// its frame, a motion and its frame per sample, up and its frame).
 struct TouchScriptCursor {
-    /// One step being played: its slot and how far through its own events it is.
+    /// One step being played: its slot, how far through its own events it is, and its next
+    /// event (made once: a motion measures the whole polyline).
     private struct Playing {
         let step: TouchScript.Step
         let order: Int
         let slot: Int
+        let start: Double
         /// Motion samples (drags only).
         let samples: Int
-        var index = 0
+        private var index = 0
+        private(set) var upcoming: TouchEvent
 
-        init(step: TouchScript.Step, order: Int, slot: Int) {
+        init(step: TouchScript.Step, order: Int, slot: Int, start: Double) {
             self.step = step
             self.order = order
             self.slot = slot
+            self.start = start
             if case .drag(_, let duration) = step.action {
                 // Steps made in code skip the parser's ranges: a NaN or endless duration still
                 // gives a count (at most a day of samples), never a trap.
@@ -169,12 +173,20 @@ struct TouchScriptCursor {
             } else {
                 samples = 0
             }
+            upcoming = Self.event(of: step, at: 0, slot: slot, samples: samples, start: start)
         }
 
         var isDone: Bool { index >= 4 + 2 * samples }
 
-        /// The step's event at `index`, its time offset by `start`.
-        func event(start: Double) -> TouchEvent {
+        /// Moves to the step's next event.
+        mutating func advance() {
+            index += 1
+            if !isDone { upcoming = Self.event(of: step, at: index, slot: slot, samples: samples, start: start) }
+        }
+
+        /// A step's event at `index`, its time offset by `start`.
+        private static func event(of step: TouchScript.Step, at index: Int, slot: Int, samples: Int,
+                                  start: Double) -> TouchEvent {
             let kind: TouchEvent.Kind
             var time = step.time
             if index == 0 {
@@ -211,8 +223,8 @@ struct TouchScriptCursor {
     mutating func next() -> TouchEvent? {
         admitSteps()
         guard let i = earliest() else { return nil }
-        let event = playing[i].event(start: start)
-        playing[i].index += 1
+        let event = playing[i].upcoming
+        playing[i].advance()
         if playing[i].isDone { playing.remove(at: i) }
         return event
     }
@@ -221,10 +233,10 @@ struct TouchScriptCursor {
     private mutating func admitSteps() {
         while nextStep < steps.count {
             let step = steps[nextStep]
-            if let i = earliest(), playing[i].event(start: start).time < start + step.time { return }
+            if let i = earliest(), playing[i].upcoming.time < start + step.time { return }
             let slot = busyUntil.firstIndex { $0 < step.time } ?? busyUntil.count
             if slot == busyUntil.count { busyUntil.append(step.end) } else { busyUntil[slot] = step.end }
-            playing.append(Playing(step: step, order: nextStep, slot: slot))
+            playing.append(Playing(step: step, order: nextStep, slot: slot, start: start))
             nextStep += 1
         }
     }
@@ -234,7 +246,7 @@ struct TouchScriptCursor {
         var best: Int?
         var bestKey = (Double.infinity, Int.max)
         for (i, p) in playing.enumerated() {
-            let key = (p.event(start: start).time, p.order)
+            let key = (p.upcoming.time, p.order)
             if key < bestKey { best = i; bestKey = key }
         }
         return best
