@@ -32,8 +32,8 @@ public final class Runtime {
     var touchSources: [TouchSource] = []
     var vblankRequested = false
     var retryAt: Double?
-    private var signals: SignalWatcher?
-    private var stopRequested = false
+    var signals: SignalWatcher?
+    var stopRequested = false
     // Telemetry (RunStats), all in fixed memory (decision 88).
     let startTime: Double
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
@@ -232,12 +232,6 @@ public final class Runtime {
     /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
     public func addTouchSource(_ source: TouchSource) {
         touchSources.append(source)
-    }
-
-    /// Stop cleanly on SIGINT / SIGTERM, log the stats on SIGUSR1, and follow VT switch
-    /// requests on SIGUSR2 (for a daemon in real time).
-    public func watchStopSignals() {
-        signals = SignalWatcher()
     }
 
     /// Why `run` returned.
@@ -500,47 +494,5 @@ public final class Runtime {
             outputRefused(error)
         }
         for callback in callbacks { callback() }
-    }
-
-    private func wait(until next: Double?) {
-        var fds: [pollfd] = []
-        if let fd = display.device.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        if let fd = display.device.hotplugDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        for source in touchSources {
-            if let fd = source.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        }
-        if let signals { fds.append(pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)) }
-        var timeout: Int32 = -1
-        if let next { timeout = Int32(max(0, min(60_000, ((next - clock.now) * 1000).rounded(.up)))) }
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
-        handleSignals()
-    }
-
-    /// Acts on the signals that arrived: SIGUSR1 stats, SIGHUP reload (one a process sent),
-    /// SIGUSR2 a VT switch (only with a VT to switch; otherwise logged and ignored),
-    /// SIGINT/SIGTERM stop.
-    private func handleSignals() {
-        if let signals {
-            for arrival in signals.drain() {
-                let signal = arrival.signal
-                if signal == SIGUSR1 {
-                    if let onStatsRequest { onStatsRequest() } else { logger.info("stats: \(stats.summary)") }
-                } else if signal == SIGHUP && arrival.fromKernel {
-                    logger.info("terminal hangup (SIGHUP from the kernel) ignored: only a sent SIGHUP reloads")
-                } else if signal == SIGHUP {
-                    if let onReload { onReload() } else { logger.notice("SIGHUP: nothing to reload") }
-                } else if signal == VTSwitching.signal {
-                    guard vtSwitch != nil else {
-                        logger.notice("SIGUSR2 ignored: Lamina is not switching a VT")
-                        continue
-                    }
-                    if isSwitchedAway { returnFromVTSwitch() } else { switchAwayForVT() }
-                } else {
-                    logger.info("stop requested by signal")
-                    stopRequested = true
-                }
-            }
-        }
     }
 }
