@@ -56,6 +56,7 @@ let package = Package(
             name: "Lamina",
             dependencies: [
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -55,7 +55,9 @@ public struct LaminaConfig {
     /// Whether frames start as late before the vblank as drawing allows: nil (`auto`) on a
     /// real-time clock and off on a virtual one.
     public var repaintWindow: Bool?
-    public var scene = "elastic-field"
+    /// The scene to run; empty until a config or the app's scene list decides (the app's
+    /// first scene by default).
+    public var scene = ""
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
     /// Stop after this many seconds; nil runs until the script is done and everything has
@@ -84,7 +86,7 @@ public struct LaminaConfig {
     public init() {}
 
     /// Reads and validates `path`. `sceneNames` are the scenes whose `[scene-name]` tables
-    /// (with `-` written `_`) are allowed.
+    /// (with `-` written `_`) are allowed; the first is the default scene.
     public static func load(path: String, sceneNames: [String]) throws(ConfigError) -> LaminaConfig {
         let text: String
         do {
@@ -100,6 +102,7 @@ public struct LaminaConfig {
         }
         var config = LaminaConfig()
         config.path = path
+        config.scene = sceneNames.first ?? ""
         let directory = (path as NSString).deletingLastPathComponent
         let sceneTableNames = Dictionary(uniqueKeysWithValues: sceneNames.map { ($0.replacingOccurrences(of: "-", with: "_"), $0) })
 

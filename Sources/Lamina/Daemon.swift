@@ -4,19 +4,13 @@ import LaminaGeometry
 import LaminaInput
 import Logging
 
-/// What a scene catalog provides: build the named scene into a runtime, reading its
-/// settings table (and failing with a `ConfigError` on bad settings).
-public protocol SceneCatalog {
-    /// The scene names, for validating `run.scene` and the `[scene_name]` tables.
-    var sceneNames: [String] { get }
-    /// Reads the scene's settings without building it (`check-config`, reloads).
-    func validate(scene: String, settings: SettingsTable) throws(ConfigError)
-    func install(scene: String, settings: SettingsTable, in runtime: Runtime) throws(ConfigError)
-}
-
 /// The daemon's options after the command line has overridden the config file.
 public struct DaemonOptions {
+    /// The config file to read; nil searches `configSearchPaths`.
     public var configPath: String?
+    /// Where the config is looked for when none is named, first match wins (an app's own
+    /// paths; Lamina's are `Daemon.defaultConfigPaths`). None found: built-in defaults.
+    public var configSearchPaths: [String] = Daemon.defaultConfigPaths
     public var backend: BackendChoice?
     public var clock: ClockChoice?
     public var scene: String?
@@ -41,14 +35,15 @@ public struct RunSummary: Sendable {
 
 /// `lamina run`: config → backend → display → scene → event loop.
 public enum Daemon {
-    /// Where the config is looked for when none is named.
+    /// Where `lamina` looks for its config when none is named.
     public static let defaultConfigPaths = ["configs/lamina.toml", "/etc/lamina/lamina.toml"]
 
     /// Loads the configuration: the named file, else the first default that exists, else
     /// built-in defaults.
-    public static func loadConfig(_ options: DaemonOptions, catalog: SceneCatalog) throws(ConfigError) -> LaminaConfig {
-        let path = options.configPath ?? defaultConfigPaths.first { FileManager.default.fileExists(atPath: $0) }
+    public static func loadConfig(_ options: DaemonOptions, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
+        let path = options.configPath ?? options.configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
         var config = LaminaConfig()
+        config.scene = catalog.defaultScene
         if let path { config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames) }
         if let backend = options.backend { config.backend = backend }
         if let clock = options.clock { config.clock = clock }
@@ -66,7 +61,7 @@ public enum Daemon {
 
     /// Validates a config file completely without opening any device: every table and key,
     /// the scene's settings and the touch script (`lamina check-config`). Returns the config.
-    public static func check(path: String, catalog: SceneCatalog) throws(ConfigError) -> LaminaConfig {
+    public static func check(path: String, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
         let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
         for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
         if let script = config.touchScript { _ = try loadTouchScript(path: script) }
@@ -79,7 +74,7 @@ public enum Daemon {
     /// console, input devices, calibration) take effect at the next start, and the log says
     /// so. A file that does not check out is logged and the running configuration kept.
     /// Returns the configuration now in force.
-    public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneCatalog,
+    public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneRegistry,
                               logger: Logger) -> LaminaConfig {
         var next: LaminaConfig
         do {
@@ -205,7 +200,7 @@ public enum Daemon {
 
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
-    public static func run(_ options: DaemonOptions, catalog: SceneCatalog, logger: Logger) throws -> RunSummary {
+    public static func run(_ options: DaemonOptions, catalog: SceneRegistry, logger: Logger) throws -> RunSummary {
         ProcessResources.returnLargeBuffersToTheSystem()
         let config = try loadConfig(options, catalog: catalog)
         let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }

@@ -202,21 +202,33 @@ public final class Runtime {
         links.add(callback)
     }
 
-    /// Objects a scene asked the runtime to keep until the scene is removed.
-    private var sceneObjects: [AnyObject] = []
+    /// The installed scene: the runtime owns it until `removeScene` (its links, recognizers
+    /// and handlers refer to it without a cycle that outlives the runtime).
+    public private(set) var scene: (any Scene)?
 
-    /// Keeps `object` (a scene, its controller) alive until `removeScene`: the runtime owns
-    /// what it shows, so a scene's links and recognizers can refer to it without owning it
-    /// (no retain cycle outlives the runtime).
-    public func keepAlive(_ object: AnyObject) {
-        sceneObjects.append(object)
+    /// Creates `type` with `settings` and makes it the installed scene (after removing the one
+    /// before). A scene whose `init` throws is removed again and the error rethrown (a
+    /// ``ConfigError`` as is, anything else as a ``SceneStartError``).
+    @discardableResult
+    public func install<S: Scene>(_ type: S.Type, settings: S.Settings) throws -> S {
+        removeScene()
+        do {
+            let scene = try S(context: SceneContext(runtime: self), settings: settings)
+            self.scene = scene
+            return scene
+        } catch {
+            removeScene()
+            if let error = error as? ConfigError { throw error }
+            throw SceneStartError(scene: S.name, underlying: error)
+        }
     }
 
-    /// Removes the scene: every layer under the root, every display link, recognizer, touch
-    /// handler and text handler, and what `keepAlive` held; the display, input sources and
-    /// clock stay. The next frame draws whatever is installed next (a reload swaps scenes
-    /// between two frames).
+    /// Removes the scene: calls its `tearDown()`, then removes every layer under the root,
+    /// every display link, recognizer (its action dropped), touch handler, key and text
+    /// handler, and the scene itself; the display, input sources and clock stay. The next
+    /// frame draws whatever is installed next (a reload swaps scenes between two frames).
     public func removeScene() {
+        scene?.tearDown()
         Transaction.begin()
         Transaction.disableActions = true
         for layer in tree.root.sublayers { layer.removeFromSuperlayer() }
@@ -225,7 +237,7 @@ public final class Runtime {
         dispatcher.removeAll()
         textInputHandler = nil
         keyHandler = nil
-        sceneObjects.removeAll()
+        scene = nil
         tree.setNeedsCommit()
     }
 

@@ -60,6 +60,28 @@ public final class SettingsTable {
         return v
     }
 
+    /// A whole number within `range` (a float with a fraction is refused).
+    public func integer(_ key: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard let value = entry(key) else { return defaultValue }
+        guard case .integer(let i) = value else { throw error(key, "expected an integer, found \(value.typeName)") }
+        guard range.contains(i) else {
+            throw error(key, "\(i) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        return i
+    }
+
+    /// `true` or `false`.
+    public func bool(_ key: String, default defaultValue: Bool) throws(ConfigError) -> Bool {
+        guard let value = entry(key) else { return defaultValue }
+        guard case .boolean(let b) = value else { throw error(key, "expected true or false, found \(value.typeName)") }
+        return b
+    }
+
+    /// Whether the table sets `key` (marks it as read).
+    public func contains(_ key: String) -> Bool {
+        entry(key) != nil
+    }
+
     /// A colour written `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
     public func color(_ key: String, default defaultValue: Color) throws(ConfigError) -> Color {
         guard let value = entry(key) else { return defaultValue }

@@ -1,6 +1,21 @@
 import LaminaGeometry
 import LaminaLayers
 
+/// Every recognizer class: gives each one an initializer whose action receives the
+/// recognizer as its own type, so a pan handler gets a `PanGestureRecognizer` with no cast.
+public protocol ActionRecognizer: GestureRecognizer {}
+
+extension GestureRecognizer: ActionRecognizer {}
+
+extension ActionRecognizer {
+    /// A recognizer that calls `action` with itself each time its state changes to began,
+    /// changed, ended (recognized) or cancelled.
+    public init(action: @escaping (Self) -> Void) {
+        // `Self` is exactly this class or a subclass of it: the downcast cannot fail.
+        self.init(erasedAction: { action(unsafeDowncast($0, to: Self.self)) })
+    }
+}
+
 /// What a gesture recognizer's owner may decide (`UIGestureRecognizerDelegate`, rule 82).
 /// Every method has the UIKit default.
 public protocol GestureRecognizerDelegate: AnyObject {
@@ -48,7 +63,8 @@ open class GestureRecognizer {
     public var cancelsTouchesInView = true
     /// The layer the recognizer is attached to.
     public internal(set) weak var layer: Layer?
-    private let action: (GestureRecognizer) -> Void
+    /// Called for each state the recognizer enters (nil once detached from its scene).
+    private var action: ((GestureRecognizer) -> Void)?
     /// The touches this recognizer is tracking.
     public internal(set) var touches: [Touch] = []
     /// Recognizers that must fail before this one may recognize.
@@ -56,8 +72,17 @@ open class GestureRecognizer {
     /// A recognition waiting for `failureRequirements` (began or ended).
     var heldRecognition: State?
 
-    public init(action: @escaping (GestureRecognizer) -> Void) {
+    /// A recognizer calling `action` with itself, seen as the base class: the designated
+    /// initializer for subclasses. Apps write `PanGestureRecognizer { pan in … }`, whose
+    /// action receives the concrete type (`init(action:)` on ``ActionRecognizer``).
+    public required init(erasedAction action: @escaping (GestureRecognizer) -> Void) {
         self.action = action
+    }
+
+    /// Drops the action (the scene that made it is being torn down): whatever the action
+    /// captured is released even if something still holds the recognizer.
+    func detach() {
+        action = nil
     }
 
     /// What kind of gesture this recognizes, for telemetry (`tap`, `pan`, …).
@@ -121,7 +146,7 @@ open class GestureRecognizer {
         let wasPossible = state == .possible
         state = newState
         if wasPossible && (newState == .began || newState == .ended) { onRecognition?(self) }
-        if newState != .failed { action(self) }
+        if newState != .failed { action?(self) }
     }
 
     /// Resolves a held recognition: it happens now, or the recognizer fails.

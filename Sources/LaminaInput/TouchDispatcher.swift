@@ -55,6 +55,7 @@ public final class TouchDispatcher {
     /// Detaches every recognizer and touch handler (a scene being replaced); touches down
     /// now reach nothing until they lift.
     public func removeAll() {
+        for (_, recognizer) in recognizers { recognizer.detach() }
         recognizers.removeAll()
         handlers.removeAll()
         for (_, entry) in touches { entry.touch.handler = nil }

@@ -30,6 +30,8 @@ open class Layer {
         var contents: PixelBuffer?
         var contentsGravity: ContentsGravity = .resize
         var contentsScale = 1.0
+        /// Counts the backing stores `display()` drew (damage tracking sees each new one).
+        var contentsGeneration = 0
         var anchorPointZ = 0.0
         var sublayerTransform = Transform3D.identity
         var isDoubleSided = true
@@ -64,6 +66,26 @@ open class Layer {
     var blockAnimationOwners: [String: BlockAnimationRecord] = [:]
     /// Completions waiting for the next frame (removed or replaced animations).
     var pendingCallbacks: [() -> Void] = []
+    /// Set by `setNeedsDisplay()`: the next commit calls `display()` (Layer+Display.swift).
+    var displayRequested = false
+    /// `needsDisplayOnBoundsChange`.
+    var redisplaysOnResize = false
+
+    /// Draws the layer's own content (`CALayer.draw(in:)`): called by `display()` with a
+    /// canvas the size of the bounds (one pixel per point, `contentsScale` pixels per point
+    /// when set), its pixel (0, 0) at the bounds' origin and cleared to transparent. What is
+    /// drawn becomes `contents`, cached until the next `setNeedsDisplay()`. The default asks
+    /// the delegate, if it is a ``LayerDrawingDelegate``, and otherwise draws nothing.
+    open func draw(in canvas: Canvas) {
+        (delegate as? LayerDrawingDelegate)?.draw(self, in: canvas)
+    }
+
+    /// Updates `contents` (`CALayer.display()`): called at the commit after
+    /// `setNeedsDisplay()`. The default renders `draw(in:)` into a new backing store; a
+    /// subclass may instead set `contents` itself.
+    open func display() {
+        drawBackingStore()
+    }
 
     public init() {}
 
@@ -78,7 +100,11 @@ open class Layer {
     /// The layer's own coordinate space: its origin and size.
     public var bounds: Rect {
         get { properties.bounds }
-        set { mutate("bounds") { $0.bounds = newValue.standardized } }
+        set {
+            let sizeChanged = newValue.standardized.size != properties.bounds.size
+            mutate("bounds") { $0.bounds = newValue.standardized }
+            if sizeChanged && needsDisplayOnBoundsChange { setNeedsDisplay() }
+        }
     }
 
     /// Where `position` sits inside the bounds, in unit coordinates (0.5, 0.5 = centre).
@@ -316,6 +342,7 @@ open class Layer {
         hasher.combine(properties.masksToBounds)
         hasher.combine(sublayers.count)
         if let contents = properties.contents { hasher.combine(ObjectIdentifier(contents)) }
+        hasher.combine(properties.contentsGeneration)
         hasher.combine(properties.contentsGravity)
         hasher.combine(properties.contentsScale)
         hasher.combine(properties.shadowColor)

@@ -53,6 +53,7 @@ public final class LayerTree {
         lastFrameTime = time
         for animator in animators.values { animator.prepare(at: time) }
         visit(root) { layer in
+            layer.displayIfNeeded()                           // custom drawing, once per request
             for entry in layer.animations.entries where !entry.isCommitted {
                 if entry.animation.timing.duration == 0 { entry.animation.timing.duration = 0.25 }
                 if entry.animation.timing.beginTime == 0 {

@@ -1,10 +1,4 @@
 import Lamina
-import LaminaAnimation
-import LaminaDisplay
-import LaminaGeometry
-import LaminaInput
-import LaminaLayers
-import LaminaRaster
 
 /// The elastic field: a rounded text-field shape whose four edges are quadratic curves
 /// bent by four control points at the edge midpoints. A tap throws the control points
@@ -12,9 +6,16 @@ import LaminaRaster
 /// nearest edge's control point with the finger (across the edge), and letting go springs it
 /// back with the finger's velocity as the spring's initial velocity. A display link
 /// rebuilds the shape from their presentation positions every frame and pauses once they
-/// have settled (semantics.md acceptance scenario "Elastic view").
-public final class ElasticField {
-    public struct Settings: Sendable {
+/// have settled (behaviour.md acceptance scenario "Elastic view").
+///
+/// Written on the public app API only (`import Lamina`, ``Scene``), as an app would.
+public final class ElasticField: Scene {
+    public static let name = "elastic-field"
+    public static let summary = "a text field whose edges bulge and spring back under the finger"
+
+    /// `[elastic_field]`: `fill_color`, `overshoot`, `width`, `height`, `corner_radius`,
+    /// `text`, `text_color`.
+    public struct Settings: SceneSettings, Sendable {
         public var fillColor = Color(red8: 0x3B, green8: 0x82, blue8: 0xF6)
         /// How far each edge bulges outward, in points.
         public var overshootAmount = 10.0
@@ -23,8 +24,24 @@ public final class ElasticField {
         /// The text shown in the field at start.
         public var text = ""
         public var textColor = Color(red8: 0xFF, green8: 0xFF, blue8: 0xFF)
+        /// When true (the default unless the config sets `width`), the field is at most 80 %
+        /// of the screen's width.
+        public var fitsScreenWidth = true
 
         public init() {}
+
+        public init(from table: SettingsTable) throws(ConfigError) {
+            fillColor = try table.color("fill_color", default: fillColor)
+            overshootAmount = try table.number("overshoot", default: overshootAmount, in: 0...1000)
+            fitsScreenWidth = !table.contains("width")
+            let width = try table.number("width", default: size.width, in: 1...16384)
+            let height = try table.number("height", default: size.height, in: 1...16384)
+            size = Size(width: width, height: height)
+            cornerRadius = try table.number("corner_radius", default: cornerRadius, in: 0...8192)
+            text = try table.string("text", default: text, maxLength: ElasticField.maximumTextLength)
+            textColor = try table.color("text_color", default: textColor)
+            try table.rejectUnknownKeys()
+        }
     }
 
     /// The outward throw: UIKit spring, 0.25 s, damping ratio 0.9, initial velocity 1.5.
@@ -37,7 +54,9 @@ public final class ElasticField {
     public let field: ShapeLayer
     /// Invisible layers whose positions bend the edges: top, right, bottom, left.
     public let controlPoints: [Layer]
-    public let link: DisplayLink
+    private let context: SceneContext
+    /// Rebuilds the outline every frame while the control points move; paused at rest.
+    public private(set) lazy var link = context.addDisplayLink { [unowned self] link in self.frame(link) }
     /// Taps recognized so far.
     public private(set) var taps = 0
     /// The field's text, edited with a keyboard while the field has focus (a tap gives it
@@ -52,9 +71,13 @@ public final class ElasticField {
     /// speed toward rest over the distance back).
     public private(set) var lastReleaseVelocity: Double?
 
-    public init(runtime: Runtime, settings: Settings) {
+    public init(context: SceneContext, settings: Settings) {
+        let screen = context.screenSize
+        var settings = settings
+        if settings.fitsScreenWidth {
+            settings.size.width = min(settings.size.width, screen.width * 0.8)
+        }
         self.settings = settings
-        let screen = runtime.screenSize
         field = ShapeLayer()
         field.name = "elastic-field"
         field.bounds = Rect(x: 0, y: 0, width: settings.size.width, height: settings.size.height)
@@ -76,26 +99,19 @@ public final class ElasticField {
         label.truncatesEnd = true
         label.string = settings.text
         field.addSublayer(label)
-        runtime.rootLayer.addSublayer(field)
+        context.rootLayer.addSublayer(field)
         field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
 
-        // The runtime keeps the scene until it is removed (`keepAlive` below); the link
-        // and the recognizers reach it without owning it, so nothing forms a cycle.
-        var update: ((DisplayLink) -> Void)?
-        link = runtime.addDisplayLink { link in update?(link) }
+        // The closures below hold the scene; Lamina releases them when it tears the scene down.
+        self.context = context
         link.isPaused = true
-        update = { [unowned self] link in self.frame(link) }
-
-        runtime.dispatcher.addGestureRecognizer(TapGestureRecognizer { [unowned self] recognizer in
-            guard recognizer.state == .recognized else { return }
+        context.addGestureRecognizer(TapGestureRecognizer { [unowned self] tap in
+            guard tap.state == .recognized else { return }
             self.isFocused = true
             self.bounce()
         }, to: field)
-        runtime.textInputHandler = { [weak self] input in self?.edit(input) }
-        runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { [unowned self] recognizer in
-            self.drag(recognizer as! PanGestureRecognizer)
-        }, to: field)
-        runtime.keepAlive(self)
+        context.onTextInput { [unowned self] input in self.edit(input) }
+        context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in self.drag(pan) }, to: field)
     }
 
     /// The most characters the field holds, from its settings or typed (decision 86): a

@@ -74,7 +74,7 @@ struct BenchCommand: ParsableCommand {
             rasterTimes.append(raster)
             presentTimes.append(present)
         }
-        let field = ElasticField(runtime: runtime, settings: ElasticField.Settings())
+        let field = try runtime.install(ElasticField.self, settings: ElasticField.Settings())
         let centre = field.field.position
         let steps = (0..<taps).map { TouchScript.Step(time: 0.1 + Double($0) * 1.2, action: .tap(at: centre, hold: 0.08)) }
         runtime.addTouchSource(ScriptedTouchSource(script: TouchScript(steps: steps), start: clock.now))

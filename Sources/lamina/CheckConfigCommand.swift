@@ -15,7 +15,7 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let config = try Daemon.check(path: file, catalog: Scenes())
+            let config = try Daemon.check(path: file, catalog: Gallery.registry)
             print("\(file): ok (backend \(config.backend.rawValue), scene \(config.scene))")
         } catch {
             fail("bad configuration: \(error)", status: ConfigError.exitStatus)

@@ -64,7 +64,7 @@ struct SoakCommand: ParsableCommand {
         defer { display.close() }
         let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
         runtime.timingClock = SystemClock()
-        let catalog = Scenes()
+        let catalog = Gallery.registry
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-soak-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

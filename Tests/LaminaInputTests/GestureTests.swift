@@ -51,7 +51,7 @@ struct GestureTests {
         let (_, button, dispatcher) = makeScene()
         var log: [(GestureRecognizer.State, Point)] = []
         var tapped = 0
-        let pan = PanGestureRecognizer { r in log.append((r.state, (r as! PanGestureRecognizer).translation(in: nil))) }
+        let pan = PanGestureRecognizer { r in log.append((r.state, r.translation(in: nil))) }
         dispatcher.addGestureRecognizer(pan, to: button)
         dispatcher.addGestureRecognizer(TapGestureRecognizer { _ in tapped += 1 }, to: button.superlayer!)
         let events = try touches("at 0 drag 100,100 160,100 over 0.5")

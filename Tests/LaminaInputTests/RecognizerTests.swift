@@ -146,7 +146,7 @@ struct RecognizerTests {
         let p = TouchPlayer()
         var scales: [Double] = [], velocities: [Double] = []
         let pinch = PinchGestureRecognizer { r in
-            let pinch = r as! PinchGestureRecognizer
+            let pinch = r
             scales.append(pinch.scale)
             velocities.append(pinch.velocity)
         }
@@ -173,7 +173,7 @@ struct RecognizerTests {
         let p = TouchPlayer()
         var angles: [Double] = [], velocities: [Double] = []
         let rotation = RotationGestureRecognizer { r in
-            let rotation = r as! RotationGestureRecognizer
+            let rotation = r
             angles.append(rotation.rotation)
             velocities.append(rotation.velocity)
         }
@@ -204,7 +204,7 @@ struct RecognizerTests {
         let p = TouchPlayer()
         var seen: [SwipeGestureRecognizer.Direction] = []
         let swipe = SwipeGestureRecognizer { r in
-            if let d = (r as! SwipeGestureRecognizer).recognizedDirection { seen.append(d) }
+            if let d = r.recognizedDirection { seen.append(d) }
         }
         swipe.direction = [.right, .up]
         p.dispatcher.addGestureRecognizer(swipe, to: p.button)

@@ -42,7 +42,7 @@ struct TOMLTests {
 
 @Suite("Configuration")
 struct ConfigTests {
-    let scenes = Scenes().sceneNames
+    let scenes = Gallery.registry.sceneNames
 
     @Test("a valid file sets every field; the script path is relative to the file")
     func valid() throws {
@@ -53,8 +53,7 @@ struct ConfigTests {
         #expect(config.background.hexString == "#102030")
         #expect(config.blankAfter == 300 && config.repaintWindow == false && config.legacyPageFlips)
         #expect(config.touchScript == fixture("tap.touch"))
-        let field = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"),
-                                                    screen: .init(width: 800, height: 480))
+        let field = try ElasticField.Settings(from: config.settings(forScene: "elastic-field"))
         #expect(field.overshootAmount == 24 && field.fillColor.hexString == "#FF8800")
         #expect(field.size.width == 400 && field.size.height == 100)
     }
@@ -63,7 +62,7 @@ struct ConfigTests {
     func unknownField() throws {
         let config = try LaminaConfig.load(path: fixture("bad-field.toml"), sceneNames: scenes)
         do {
-            _ = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"), screen: .init(width: 10, height: 10))
+            _ = try ElasticField.Settings(from: config.settings(forScene: "elastic-field"))
             Issue.record("accepted")
         } catch {
             #expect(error.file == fixture("bad-field.toml"))
@@ -145,7 +144,7 @@ struct ConfigTests {
     func colourAndSyntax() throws {
         do {
             let config = try LaminaConfig.load(path: fixture("bad-color.toml"), sceneNames: scenes)
-            _ = try Scenes.elasticFieldSettings(config.settings(forScene: "elastic-field"), screen: .init(width: 10, height: 10))
+            _ = try ElasticField.Settings(from: config.settings(forScene: "elastic-field"))
             Issue.record("accepted")
         } catch {
             #expect(error.field == "elastic_field.fill_color" && error.reason.contains("3, 6 or 8 hex digits"))

@@ -44,7 +44,7 @@ struct ElasticDragTests {
         let runtime = rig.makeRuntime()
         var settings = ElasticField.Settings()
         settings.size = Size(width: 200, height: 100)
-        let scene = ElasticField(runtime: runtime, settings: settings)
+        let scene = try runtime.install(ElasticField.self, settings: settings)
         #expect(runtime.run(untilSettled: true) == .settled)
         return (rig, runtime, scene)
     }
@@ -124,7 +124,7 @@ struct ElasticTextTests {
         runtime.keyboard = try Keyboard(layout: "us")
         var settings = ElasticField.Settings()
         settings.size = Size(width: 300, height: 100)
-        let scene = ElasticField(runtime: runtime, settings: settings)
+        let scene = try runtime.install(ElasticField.self, settings: settings)
         #expect(runtime.run(untilSettled: true) == .settled)
         let empty = rig.display.shadow.copy()
         let (h, i, a, shift, backspace, enter): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (35, 23, 30, 42, 14, 28)

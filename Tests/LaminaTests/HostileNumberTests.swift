@@ -185,7 +185,7 @@ struct HostileNumberTests {
             let runtime = rig.makeRuntime()
             var settings = ElasticField.Settings()
             settings.size = Size(width: 200, height: 80)
-            let field = ElasticField(runtime: runtime, settings: settings)
+            let field = try runtime.install(ElasticField.self, settings: settings)
             _ = field
             // Steps built directly (the parser would refuse these): the engine must cope.
             let start = Point(x: 160, y: 120)

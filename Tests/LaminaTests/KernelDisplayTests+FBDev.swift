@@ -26,14 +26,14 @@ extension KernelDisplayTests {
         defer { display.close() }
         let background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
         let runtime = Runtime(display: display, clock: device.clock, background: background, logger: KernelDisplay.quietLogger())
-        _ = ElasticField(runtime: runtime, settings: ElasticField.Settings())
+        _ = try runtime.install(ElasticField.self, settings: ElasticField.Settings())
         #expect(runtime.run(exitAfter: 10, untilSettled: true) == .settled)
         #expect(runtime.flipCount >= 1)
 
         let clock = VirtualClock(start: 0)
         let dummy = try Display(device: DummyKMSDevice(clock: clock, modes: [display.mode]))
         let reference = Runtime(display: dummy, clock: clock, background: background, logger: KernelDisplay.quietLogger())
-        _ = ElasticField(runtime: reference, settings: ElasticField.Settings())
+        _ = try reference.install(ElasticField.self, settings: ElasticField.Settings())
         #expect(reference.run(untilSettled: true) == .settled)
         let dummyFrame = try #require(try dummy.captureComposedFrame())
 

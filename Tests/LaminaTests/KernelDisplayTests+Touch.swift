@@ -30,12 +30,12 @@ extension KernelDisplayTests {
             display = try Display(device: device)
             runtime = Runtime(display: display, clock: SystemClock(), background: Color(red8: 0x0F, green8: 0x11, blue8: 0x15),
                               logger: log.logger())
-            scene = ElasticField(runtime: runtime, settings: ElasticField.Settings())
+            scene = try runtime.install(ElasticField.self, settings: ElasticField.Settings())
             input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: Double(display.width), height: Double(display.height)),
                                        calibration: calibration, log: { [log] in log.logger().info("\($0)") })
             runtime.addTouchSource(input)
             let pan = PanGestureRecognizer { [unowned self] r in
-                let pan = r as! PanGestureRecognizer
+                let pan = r
                 panStates.append(r.state)
                 panTranslation = pan.translation(in: nil)
                 if firstTouch == nil { firstTouch = r.touches.first?.location }

@@ -120,14 +120,14 @@ struct KernelDisplayTests {
         defer { display.close() }
         let runtime = Runtime(display: display, clock: SystemClock(), background: Color(red8: 0x0F, green8: 0x11, blue8: 0x15),
                               logger: KernelDisplay.quietLogger())
-        _ = ElasticField(runtime: runtime, settings: ElasticField.Settings())
+        _ = try runtime.install(ElasticField.self, settings: ElasticField.Settings())
         #expect(runtime.run(exitAfter: 10, untilSettled: true) == .settled)
         let kernelFrame = try #require(try display.captureComposedFrame(), "vkms has a writeback connector")
 
         let clock = VirtualClock(start: 0)
         let dummy = try Display(device: DummyKMSDevice(clock: clock, modes: [display.mode]))
         let reference = Runtime(display: dummy, clock: clock, background: runtime.background, logger: KernelDisplay.quietLogger())
-        _ = ElasticField(runtime: reference, settings: ElasticField.Settings())
+        _ = try reference.install(ElasticField.self, settings: ElasticField.Settings())
         #expect(reference.run(untilSettled: true) == .settled)
         let dummyFrame = try #require(try dummy.captureComposedFrame())
         #expect(kernelFrame.width == 1024 && kernelFrame.height == 768)

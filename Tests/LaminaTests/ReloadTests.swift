@@ -37,7 +37,7 @@ struct ReloadTests {
         let runtime = rig.makeRuntime(log: log)
         let path = try write(Self.first)
         defer { unlink(path) }
-        let catalog = Scenes()
+        let catalog = Gallery.registry
         var running = try Daemon.check(path: path, catalog: catalog)
         try catalog.install(scene: running.scene, settings: running.settings(forScene: running.scene), in: runtime)
         runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 tap 200,150"), start: 0))

@@ -68,7 +68,7 @@ struct RotationTests {
         runtime.rotation = rotation
         var translation = Point.zero, velocity = Point.zero
         runtime.dispatcher.addGestureRecognizer(PanGestureRecognizer { r in
-            let pan = r as! PanGestureRecognizer
+            let pan = r
             translation = pan.translation(in: nil)
             if r.state == .changed { velocity = pan.velocity() }
         }, to: runtime.rootLayer)

@@ -67,7 +67,7 @@ struct RuntimeTests {
         var settings = ElasticField.Settings()
         settings.size = Size(width: 200, height: 60)
         settings.overshootAmount = 10
-        let scene = ElasticField(runtime: runtime, settings: settings)
+        let scene = try runtime.install(ElasticField.self, settings: settings)
         var topY: [Double] = []
         let probe = runtime.addDisplayLink { link in
             if case .point(let p)? = scene.controlPoints[0].presentationValue(forKeyPath: "position", at: link.targetTimestamp) {
@@ -108,7 +108,7 @@ struct RuntimeTests {
         let runtime = rig.makeRuntime()
         var settings = ElasticField.Settings()
         settings.size = Size(width: 200, height: 60)
-        let scene = ElasticField(runtime: runtime, settings: settings)
+        let scene = try runtime.install(ElasticField.self, settings: settings)
         runtime.run(untilSettled: true)
         scene.bounce()
         runtime.step()                                                         // the loop's turn: commit, wake

@@ -5,6 +5,6 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let path = Fuzz.file(data, size, name: "lamina.toml")
-    _ = try? Daemon.check(path: path, catalog: Scenes())
+    _ = try? Daemon.check(path: path, catalog: Gallery.registry)
     return 0
 }

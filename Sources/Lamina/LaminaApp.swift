@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Logging
+
+/// An app on Lamina: name its scenes, and `main()` does the rest.
+///
+/// ```swift
+/// import Lamina
+///
+/// @main
+/// struct ControlPanel: LaminaApp {
+///     static let name = "control-panel"
+///     static let scenes: [any Scene.Type] = [PanelScene.self]
+/// }
+/// ```
+///
+/// The program then takes the same command line as `lamina run` (``RunOptions``: backend,
+/// clock, config, scene, touch script, frames out, stats, exit after, `--check-config`),
+/// reads its config from its own paths (``configSearchPaths``), runs the display, input,
+/// signals (SIGTERM/SIGINT stop, SIGHUP reloads, SIGUSR1 logs stats), systemd notify and
+/// watchdog exactly as the `lamina` daemon does, and exits with the same statuses: 0 after a
+/// clean stop, 78 for a bad config, touch script or scene settings (one line naming the
+/// file, line and field), 69 when no display backend can be opened, 70 when a scene's
+/// `init` fails.
+public protocol LaminaApp {
+    /// The program's name: its log label, and its default config paths.
+    static var name: String { get }
+    /// The scenes it can show; the first runs unless the config or `--scene` names another.
+    static var scenes: [any Scene.Type] { get }
+    /// Where the config is looked for without `--config`, first found wins (none found: the
+    /// built-in defaults). By default `NAME.toml` in the working directory, then
+    /// `/etc/NAME/NAME.toml`.
+    static var configSearchPaths: [String] { get }
+}
+
+extension LaminaApp {
+    public static var configSearchPaths: [String] { ["\(name).toml", "/etc/\(name)/\(name).toml"] }
+
+    /// Parses the command line and runs the app until it is stopped; never returns.
+    public static func main() {
+        let options = RunOptions.parseOrExit()
+        exit(LaminaProgram.run(options, scenes: SceneRegistry(scenes), label: name, configSearchPaths: configSearchPaths))
+    }
+}
+
+/// What `lamina run` and every ``LaminaApp`` share.
+public enum LaminaProgram {
+    /// Runs a program's scenes with `options` and returns its exit status.
+    public static func run(_ options: RunOptions, scenes: SceneRegistry, label: String, configSearchPaths: [String]) -> Int32 {
+        if options.listScenes {
+            for scene in scenes.scenes { print(scene.summary.isEmpty ? scene.name : "\(scene.name)  \(scene.summary)") }
+            return 0
+        }
+        let daemonOptions = options.daemonOptions(configSearchPaths: configSearchPaths)
+        if options.checkConfig {
+            return checkConfig(daemonOptions, scenes: scenes, label: label)
+        }
+        let logger = LaminaLogging.bootstrap(label: label, verbose: options.verbose)
+        do {
+            _ = try Daemon.run(daemonOptions, catalog: scenes, logger: logger)
+            return 0
+        } catch let error as ConfigError {
+            return report(label, "bad configuration: \(error)", status: ConfigError.exitStatus)
+        } catch let error as BackendError {
+            return report(label, error.description, status: BackendError.exitStatus)
+        } catch {
+            return report(label, "\(error)", status: SceneStartError.exitStatus)
+        }
+    }
+
+    /// `--check-config`: validates the config the options would run with (the named file, or
+    /// the first found on the search paths) without opening a device.
+    static func checkConfig(_ options: DaemonOptions, scenes: SceneRegistry, label: String) -> Int32 {
+        let found = options.configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
+        guard let path = options.configPath ?? found else {
+            print("no config file found (searched \(options.configSearchPaths.joined(separator: ", "))): built-in defaults, scene \(scenes.defaultScene)")
+            return 0
+        }
+        do {
+            let config = try Daemon.check(path: path, catalog: scenes)
+            print("\(path): ok (backend \(config.backend.rawValue), scene \(config.scene))")
+            return 0
+        } catch {
+            return report(label, "bad configuration: \(error)", status: ConfigError.exitStatus)
+        }
+    }
+
+    private static func report(_ label: String, _ message: String, status: Int32) -> Int32 {
+        FileHandle.standardError.write(Data("\(label): \(message)\n".utf8))
+        return status
+    }
+}
+
+/// The log every Lamina program writes.
+public enum LaminaLogging {
+    /// Journal lines (priority prefixes) under systemd, swift-log's stream lines on a
+    /// terminal; debug level with `verbose`. Bootstraps swift-log once per process.
+    public static func bootstrap(label: String, verbose: Bool) -> Logger {
+        let toJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { label in
+            if toJournal {
+                var handler = JournalLogHandler()
+                handler.logLevel = verbose ? .debug : .info
+                return handler
+            }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        return Logger(label: label)
+    }
+}

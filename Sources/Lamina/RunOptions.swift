@@ -1,0 +1,64 @@
+import ArgumentParser
+
+extension BackendChoice: ExpressibleByArgument {}
+extension ClockChoice: ExpressibleByArgument {}
+
+/// The command line every Lamina program shares: `lamina run` and each app's own binary
+/// (``LaminaApp``) take exactly these options, with the same meaning and the same checks.
+public struct RunOptions: ParsableArguments {
+    @Option(name: .long, help: "Configuration file (TOML). Without it the program's default paths are searched.")
+    public var config: String?
+
+    @Option(name: .long, help: "Display backend: auto, drm, fbdev or dummy.")
+    public var backend: BackendChoice?
+
+    @Option(name: .long, help: "Dummy display pacing: realtime or virtual.")
+    public var clock: ClockChoice?
+
+    @Option(name: .long, help: "Scene to run (default: the config's, else the first).")
+    public var scene: String?
+
+    @Option(name: .long, help: "Touch script to replay (on any backend; the config's applies to the dummy only).")
+    public var touchScript: String?
+
+    @Option(name: .long, help: "Write every frame as PNG, plus contact-sheet.png, into this directory.")
+    public var framesOut: String?
+
+    @Option(name: .long, help: "Stop after this many seconds.")
+    public var exitAfter: Double?
+
+    @Option(name: .long, help: "At exit, write the run's stats (frames, flip rate, jitter, latency, idle wake-ups) as JSON here.")
+    public var statsJson: String?
+
+    @Flag(name: .long, help: "Validate the configuration (and the scene settings and touch script it names) and exit: 0 when good, 78 when not.")
+    public var checkConfig = false
+
+    @Flag(name: .long, help: "List the scenes with a line on each, and exit.")
+    public var listScenes = false
+
+    @Flag(name: .long, help: "Log at debug level.")
+    public var verbose = false
+
+    public init() {}
+
+    public func validate() throws {
+        if let exitAfter, !(exitAfter > 0 && exitAfter <= 1e9) {
+            throw ValidationError("--exit-after must be a number of seconds in (0, 1e9]")
+        }
+    }
+
+    /// The daemon's options from these, with `configSearchPaths` where no `--config` is given.
+    public func daemonOptions(configSearchPaths: [String]) -> DaemonOptions {
+        var options = DaemonOptions()
+        options.configPath = config
+        options.configSearchPaths = configSearchPaths
+        options.backend = backend
+        options.clock = clock
+        options.scene = scene
+        options.touchScript = touchScript
+        options.framesOut = framesOut
+        options.exitAfter = exitAfter
+        options.statsJSON = statsJson
+        return options
+    }
+}

@@ -1,0 +1,64 @@
+import Logging
+
+/// What a ``Scene`` builds into and hears from: the screen's root layer and size, display
+/// links, gestures, touches, keys and typed text, the run's clock and log.
+///
+/// Everything a scene registers here belongs to the scene: when it is torn down, Lamina
+/// invalidates its display links and drops its recognizers' actions and its handlers, so
+/// the closures (and whatever they captured, the scene included) are released.
+public final class SceneContext {
+    unowned let runtime: Runtime
+
+    init(runtime: Runtime) {
+        self.runtime = runtime
+    }
+
+    /// The screen's root layer (bounds `screenSize`, upright whatever the panel rotation):
+    /// add the scene's layers here.
+    public var rootLayer: Layer { runtime.rootLayer }
+
+    /// The screen's size in points (the root layer's bounds).
+    public var screenSize: Size { runtime.screenSize }
+
+    /// The middle of the screen, in the root layer's coordinates.
+    public var center: Point { Point(x: screenSize.width / 2, y: screenSize.height / 2) }
+
+    /// The run's media time in seconds (the display's clock: real or virtual).
+    public var now: Double { runtime.clock.now }
+
+    /// The daemon's log (the journal under systemd, standard error on a terminal).
+    public var logger: Logger { runtime.logger }
+
+    /// A display link (`CADisplayLink`) calling `callback` once per frame, from the vblank,
+    /// until paused or invalidated; compute what to show for `link.targetTimestamp`. A
+    /// running link keeps frames coming; pause it when nothing moves so the daemon sleeps.
+    @discardableResult
+    public func addDisplayLink(_ callback: @escaping (DisplayLink) -> Void) -> DisplayLink {
+        runtime.addDisplayLink(callback)
+    }
+
+    /// Attaches `recognizer` to `layer`: touches that land on the layer (or its sublayers)
+    /// reach it. Returns the recognizer, for `require(toFail:)` and the like.
+    @discardableResult
+    public func addGestureRecognizer<Recognizer: GestureRecognizer>(_ recognizer: Recognizer, to layer: Layer) -> Recognizer {
+        runtime.dispatcher.addGestureRecognizer(recognizer, to: layer)
+        return recognizer
+    }
+
+    /// Gives `layer` the raw touches that land on it or its sublayers (unless a sublayer has
+    /// its own handler): every phase, `cancelled` when a recognizer takes them.
+    public func addTouchHandler(to layer: Layer, _ handler: @escaping (Touch) -> Void) {
+        runtime.dispatcher.addTouchHandler(to: layer, handler)
+    }
+
+    /// Receives every key press and release (evdev key codes), when a keyboard is attached.
+    public func onKey(_ handler: @escaping (KeyEvent) -> Void) {
+        runtime.keyHandler = handler
+    }
+
+    /// Receives typed text and editing keys through the configured keyboard layout, key
+    /// repeat included.
+    public func onTextInput(_ handler: @escaping (TextInput) -> Void) {
+        runtime.textInputHandler = handler
+    }
+}
