@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // C libraries, each behind a thin system-library or shim target.
@@ -42,16 +43,21 @@ let package = Package(
 
         // Swift modules, a strict DAG.
         .target(name: "LaminaGeometry"),
+        // Clocks, errno and descriptors over swift-system: the one place that reads the
+        // monotonic clock and names error numbers.
+        .target(
+            name: "LaminaSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
             name: "LaminaDisplay",
             dependencies: [
-                "LaminaGeometry", "LaminaRaster", "CDRM", "CUdev", "CLinux",
+                "LaminaGeometry", "LaminaSystem", "LaminaRaster", "CDRM", "CUdev", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "CInput", "CXKBCommon"]),
+        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "LaminaSystem", "CInput", "CXKBCommon"]),
         .target(
             name: "Lamina",
             dependencies: [

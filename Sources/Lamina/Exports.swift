@@ -8,3 +8,4 @@
 @_exported import LaminaInput
 @_exported import LaminaLayers
 @_exported import LaminaRaster
+@_exported import LaminaSystem

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import LaminaSystem
 
 extension Runtime {
     /// A call into the display driver longer than this is a stall worth a log line.
@@ -24,8 +23,6 @@ extension Runtime {
     }
 
     private static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        SystemClock().now
     }
 }

@@ -1,3 +1,4 @@
+import SystemPackage
 import CDRM
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ extension DRMDevice {
     /// The id of a named property of an object, for atomic requests.
     func propertyID(of object: UInt32, type: UInt32, named name: String) throws(KMSError) -> UInt32 {
         guard let found = properties(of: object, type: type)[name] else {
-            throw KMSError(call: "drmModeObjectGetProperties", errno: KMSError.EINVAL,
+            throw KMSError(call: "drmModeObjectGetProperties", errno: Errno.invalidArgument,
                            detail: "object \(object) has no property '\(name)'")
         }
         return found.id

@@ -1,3 +1,4 @@
+import SystemPackage
 import CDRM
 import LaminaRaster
 #if canImport(Glibc)
@@ -44,10 +45,10 @@ public final class DRMDevice: KMSDevice {
         supportsWriteback = supportsAtomic && drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_WRITEBACK_CONNECTORS), 1) == 0
         do throws(KMSError) {
             guard try capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 else {
-                throw KMSError(call: "drmGetCap", errno: KMSError.ENODEV, detail: "\(path) has no dumb buffers")
+                throw KMSError(call: "drmGetCap", errno: Errno.operationNotSupportedByDevice, detail: "\(path) has no dumb buffers")
             }
             guard try capability(UInt64(DRM_CAP_TIMESTAMP_MONOTONIC)) == 1 else {
-                throw KMSError(call: "drmGetCap", errno: KMSError.ENODEV,
+                throw KMSError(call: "drmGetCap", errno: Errno.operationNotSupportedByDevice,
                                detail: "\(path) does not stamp flips with CLOCK_MONOTONIC")
             }
         } catch {
@@ -83,7 +84,7 @@ public final class DRMDevice: KMSDevice {
     public static func openFirstUsable(directory: String = "/dev/dri") -> Result<DRMDevice, KMSError> {
         let paths = cardPaths(directory: directory)
         guard !paths.isEmpty else {
-            return .failure(KMSError(call: "open", errno: KMSError.ENOENT, detail: "no \(directory)/card* device"))
+            return .failure(KMSError(call: "open", errno: Errno.noSuchFileOrDirectory, detail: "no \(directory)/card* device"))
         }
         var reasons: [String] = []
         var unplugged: DRMDevice?
@@ -103,7 +104,7 @@ public final class DRMDevice: KMSDevice {
             }
         }
         if let unplugged { return .success(unplugged) }
-        return .failure(KMSError(call: "open", errno: KMSError.ENODEV, detail: reasons.joined(separator: "; ")))
+        return .failure(KMSError(call: "open", errno: Errno.operationNotSupportedByDevice, detail: reasons.joined(separator: "; ")))
     }
 
     private func capability(_ cap: UInt64) throws(KMSError) -> UInt64 {
@@ -161,7 +162,7 @@ public final class DRMDevice: KMSDevice {
         for i in 0..<Int(c.pointee.count_modes) where Self.mode(c.pointee.modes[i]) == mode {
             return c.pointee.modes[i]
         }
-        throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EINVAL, detail: "mode \(mode) not offered")
+        throw KMSError(call: "drmModeSetCrtc", errno: Errno.invalidArgument, detail: "mode \(mode) not offered")
     }
 
     public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {

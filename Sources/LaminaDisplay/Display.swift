@@ -1,3 +1,4 @@
+import SystemPackage
 import LaminaRaster
 
 /// Why an output could not be brought up.
@@ -276,7 +277,7 @@ public final class Display {
         // Recorded first: a refused flip keeps the damage for the retry.
         let whole: Region = (0, 0, width, height)
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
-        guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY) }
+        guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         if lastVBlank == nil { _ = try? resynchronize() }
         if var virtual = virtualOutput, let clock {
             virtual.pending = (.pageFlip, virtual.next(after: clock.now))

@@ -1,3 +1,4 @@
+import SystemPackage
 import LaminaRaster
 
 /// The headless KMS device: the kernel's contract, in memory (display-input.md §14).
@@ -17,7 +18,7 @@ public final class DummyKMSDevice: KMSDevice {
 
     // Fault injection.
     /// errnos the next page flips fail with, in order.
-    public var failNextFlips: [Int32] = []
+    public var failNextFlips: [Errno] = []
     /// Vblanks the next pending flip slips by (a late or missed frame).
     public var delayNextFlipByVBlanks = 0
     /// While true, modesets and flips fail with EACCES, as after losing DRM master.
@@ -115,7 +116,7 @@ public final class DummyKMSDevice: KMSDevice {
 
     public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
         guard width > 0, height > 0, bitsPerPixel == 32 || bitsPerPixel == 16 else {
-            throw KMSError(call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: KMSError.EINVAL)
+            throw KMSError(call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: Errno.invalidArgument)
         }
         let pitch = (width * bitsPerPixel / 8 + pitchPadding + 63) / 64 * 64
         let buffer = DumbBuffer(handle: nextHandle, width: width, height: height,
@@ -129,7 +130,7 @@ public final class DummyKMSDevice: KMSDevice {
 
     public func mapDumbBuffer(_ buffer: DumbBuffer) throws(KMSError) -> UnsafeMutableRawBufferPointer {
         guard let allocation = allocations[buffer.handle] else {
-            throw KMSError(call: "DRM_IOCTL_MODE_MAP_DUMB", errno: KMSError.ENOENT)
+            throw KMSError(call: "DRM_IOCTL_MODE_MAP_DUMB", errno: Errno.noSuchFileOrDirectory)
         }
         return allocation.memory
     }
@@ -140,7 +141,7 @@ public final class DummyKMSDevice: KMSDevice {
 
     public func addFramebuffer(_ buffer: DumbBuffer, format: PixelFormat) throws(KMSError) -> UInt32 {
         guard allocations[buffer.handle] != nil, buffer.bitsPerPixel == format.bitsPerPixel else {
-            throw KMSError(call: "drmModeAddFB2", errno: KMSError.EINVAL)
+            throw KMSError(call: "drmModeAddFB2", errno: Errno.invalidArgument)
         }
         let id = nextFramebuffer
         nextFramebuffer += 1
@@ -153,10 +154,10 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError) {
-        if isMasterLost { throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EACCES) }
+        if isMasterLost { throw KMSError(call: "drmModeSetCrtc", errno: Errno.permissionDenied) }
         guard crtc == crtcID, framebuffers[framebuffer] != nil,
               let c = connectors.first(where: { $0.id == connector }), c.isConnected, c.modes.contains(mode)
-        else { throw KMSError(call: "drmModeSetCrtc", errno: KMSError.EINVAL) }
+        else { throw KMSError(call: "drmModeSetCrtc", errno: Errno.invalidArgument) }
         active = ActiveCRTC(mode: mode, connector: connector, vblanks: VBlankGrid(epoch: clock.now, period: 1 / mode.refreshRate))
         scanoutFramebuffer = framebuffer
         pending.removeAll()
@@ -165,9 +166,9 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func setPower(_ on: Bool, connector: UInt32) throws(KMSError) {
-        if isMasterLost { throw KMSError(call: "drmModeConnectorSetProperty", errno: KMSError.EACCES) }
+        if isMasterLost { throw KMSError(call: "drmModeConnectorSetProperty", errno: Errno.permissionDenied) }
         guard let active, active.connector == connector else {
-            throw KMSError(call: "drmModeConnectorSetProperty", errno: KMSError.EINVAL)
+            throw KMSError(call: "drmModeConnectorSetProperty", errno: Errno.invalidArgument)
         }
         if !on && !isPoweredOff { powerOffCount += 1 }      // pending events are sent at once
         isPoweredOff = !on
@@ -178,12 +179,12 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
-        if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: KMSError.EACCES) }
+        if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: Errno.permissionDenied) }
         guard crtc == crtcID, let active, !isPoweredOff, framebuffers[framebuffer] != nil else {
-            throw KMSError(call: "drmModePageFlip", errno: KMSError.EINVAL)
+            throw KMSError(call: "drmModePageFlip", errno: Errno.invalidArgument)
         }
         if pending.contains(where: { if case .flip = $0 { return true } else { return false } }) {
-            throw KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY)
+            throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy)
         }
         if !failNextFlips.isEmpty {
             throw KMSError(call: "drmModePageFlip", errno: failNextFlips.removeFirst(), detail: "injected")
@@ -199,14 +200,14 @@ public final class DummyKMSDevice: KMSDevice {
 
     public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
         guard crtc == crtcID, let active, !isPoweredOff else {
-            throw KMSError(call: "drmCrtcQueueSequence", errno: KMSError.EINVAL)
+            throw KMSError(call: "drmCrtcQueueSequence", errno: Errno.invalidArgument)
         }
         pending.append(.vblank(sequence: nextVBlankSequence(after: clock.now, active)))
     }
 
     public func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
         guard crtc == crtcID, let active, !isPoweredOff else {
-            throw KMSError(call: "drmCrtcGetSequence", errno: KMSError.EINVAL)
+            throw KMSError(call: "drmCrtcGetSequence", errno: Errno.invalidArgument)
         }
         let sequence = nextVBlankSequence(after: clock.now, active) - 1
         return (sequence, vblankTime(sequence, active))
@@ -260,7 +261,7 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func acquireMaster() throws(KMSError) {
-        if isMasterHeldElsewhere { throw KMSError(call: "drmSetMaster", errno: KMSError.EBUSY) }
+        if isMasterHeldElsewhere { throw KMSError(call: "drmSetMaster", errno: Errno.resourceBusy) }
         isMasterLost = false
     }
 

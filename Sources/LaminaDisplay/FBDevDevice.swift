@@ -1,3 +1,4 @@
+import SystemPackage
 import CLinux
 import LaminaRaster
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ public final class FBDevDevice: KMSDevice {
         }
         guard let format = Self.pixelFormat(info) else {
             Glibc.close(fd)
-            throw KMSError(call: "FBIOGET_VSCREENINFO", errno: KMSError.EINVAL,
+            throw KMSError(call: "FBIOGET_VSCREENINFO", errno: Errno.invalidArgument,
                            detail: "\(path): \(info.bits_per_pixel) bits per pixel with red at \(info.red.offset) is neither XRGB8888 nor RGB565")
         }
         savedVar = info
@@ -129,10 +130,10 @@ public final class FBDevDevice: KMSDevice {
     /// buffered); the size is the framebuffer's, whatever is asked.
     public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
         guard width == mode.width, height == mode.height, bitsPerPixel == format.bitsPerPixel else {
-            throw KMSError(call: "fbdev buffer", errno: KMSError.EINVAL, detail: "\(width)x\(height)x\(bitsPerPixel) is not the framebuffer's")
+            throw KMSError(call: "fbdev buffer", errno: Errno.invalidArgument, detail: "\(width)x\(height)x\(bitsPerPixel) is not the framebuffer's")
         }
         guard let handle = ([1, 2] as [UInt32]).first(where: { !allocated.contains($0) }) else {
-            throw KMSError(call: "fbdev buffer", errno: KMSError.EBUSY, detail: "both buffers are in use")
+            throw KMSError(call: "fbdev buffer", errno: Errno.resourceBusy, detail: "both buffers are in use")
         }
         allocated.insert(handle)
         return DumbBuffer(handle: handle, width: width, height: height, bitsPerPixel: bitsPerPixel,
@@ -151,7 +152,7 @@ public final class FBDevDevice: KMSDevice {
 
     public func addFramebuffer(_ buffer: DumbBuffer, format: PixelFormat) throws(KMSError) -> UInt32 {
         guard format == self.format else {
-            throw KMSError(call: "fbdev framebuffer", errno: KMSError.EINVAL, detail: "the framebuffer is \(self.format.rawValue)")
+            throw KMSError(call: "fbdev framebuffer", errno: Errno.invalidArgument, detail: "the framebuffer is \(self.format.rawValue)")
         }
         return buffer.handle
     }
@@ -161,7 +162,7 @@ public final class FBDevDevice: KMSDevice {
     /// Pans to the buffer and starts the predicted vblanks.
     public func setCRTC(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: KMSMode) throws(KMSError) {
         guard crtc == Self.crtcID, connector == Self.connectorID, mode == self.mode else {
-            throw KMSError(call: "fbdev modeset", errno: KMSError.EINVAL)
+            throw KMSError(call: "fbdev modeset", errno: Errno.invalidArgument)
         }
         try pan(to: framebuffer)
         _ = lamina_ioctl_value(fd, UInt(FBIOBLANK), UInt(FB_BLANK_UNBLANK))
@@ -189,19 +190,19 @@ public final class FBDevDevice: KMSDevice {
     /// Pans at once (most drivers latch the offset at the next vblank) and reports the flip
     /// at the next predicted vblank.
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
-        guard let vblanks else { throw KMSError(call: "FBIOPAN_DISPLAY", errno: KMSError.EINVAL, detail: "not set up") }
-        if pending.contains(where: { $0.kind == .pageFlip }) { throw KMSError(call: "FBIOPAN_DISPLAY", errno: KMSError.EBUSY) }
+        guard let vblanks else { throw KMSError(call: "FBIOPAN_DISPLAY", errno: Errno.invalidArgument, detail: "not set up") }
+        if pending.contains(where: { $0.kind == .pageFlip }) { throw KMSError(call: "FBIOPAN_DISPLAY", errno: Errno.resourceBusy) }
         try pan(to: framebuffer)
         pending.append((.pageFlip, vblanks.next(after: clock.now)))
     }
 
     public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
-        guard let vblanks else { throw KMSError(call: "vblank", errno: KMSError.EINVAL) }
+        guard let vblanks else { throw KMSError(call: "vblank", errno: Errno.invalidArgument) }
         pending.append((.sequence, vblanks.next(after: clock.now)))
     }
 
     public func currentVBlank(crtc: UInt32) throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
-        guard let vblanks else { throw KMSError(call: "vblank", errno: KMSError.EINVAL) }
+        guard let vblanks else { throw KMSError(call: "vblank", errno: Errno.invalidArgument) }
         let sequence = vblanks.latest(atOrBefore: clock.now)
         return (sequence, vblanks.time(sequence))
     }

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A display mode, with the timings DRM reports (`drmModeModeInfo`).
 public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
     public var name: String
@@ -196,27 +198,26 @@ public struct VBlankEvent: Hashable, Sendable {
 public struct KMSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call, such as `"drmModePageFlip"`.
     public var call: String
-    public var errno: Int32
+    public var errno: Errno
     public var detail: String
 
-    public init(call: String, errno: Int32, detail: String = "") {
+    public init(call: String, errno: Errno, detail: String = "") {
         self.call = call
         self.errno = errno
         self.detail = detail
     }
 
-    public static let EBUSY: Int32 = 16
-    public static let EACCES: Int32 = 13
-    public static let EINVAL: Int32 = 22
-    public static let ENOENT: Int32 = 2
-    public static let ENODEV: Int32 = 19
+    /// A failure a C call reported as a raw error number (its return value or `errno`).
+    public init(call: String, errno: Int32, detail: String = "") {
+        self.init(call: call, errno: Errno(rawValue: errno), detail: detail)
+    }
 
     /// A flip is already pending on that CRTC: keep the frame queued and retry on the event.
-    public var isBusy: Bool { errno == Self.EBUSY }
+    public var isBusy: Bool { errno == .resourceBusy }
     /// DRM master was lost (VT switch): pause output.
-    public var isPermissionDenied: Bool { errno == Self.EACCES || errno == 1 }
+    public var isPermissionDenied: Bool { errno == .permissionDenied || errno == .notPermitted }
 
     public var description: String {
-        "\(call) failed: errno \(errno)" + (detail.isEmpty ? "" : " (\(detail))")
+        "\(call) failed: errno \(errno.rawValue), \(errno)" + (detail.isEmpty ? "" : " (\(detail))")
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A location in a two-dimensional coordinate space, in points.
 ///
 /// Lamina's geometry is `Double` throughout, like Core Graphics on 64-bit platforms.
@@ -34,4 +38,12 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "(\(x), \(y))" }
+}
+
+extension Point {
+    /// The point at `angle` radians on the circle of `radius` about `center`: angles from
+    /// +x, increasing clockwise on a y-down screen (as `Path.addArc` takes them).
+    public init(onCircleAround center: Point, radius: Double, angle: Double) {
+        self.init(x: center.x + radius * cos(angle), y: center.y + radius * sin(angle))
+    }
 }

@@ -1,3 +1,4 @@
+import LaminaSystem
 import CInput
 import LaminaGeometry
 #if canImport(Glibc)
@@ -246,8 +247,6 @@ public final class LibinputSource: TouchSource, KeySource {
     }
 
     private func monotonicMicroseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+        SystemClock().microseconds
     }
 }

@@ -1,3 +1,4 @@
+import SystemPackage
 import LaminaTestSupport
 import Testing
 @testable import LaminaDisplay
@@ -31,7 +32,7 @@ struct DummyDeviceTests {
         let crtc = rig.display.crtc
         rig.clock.advance(by: 0.005)                                       // between vblanks 0 and 1
         try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer, damage: nil)
-        #expect(throws: KMSError(call: "drmModePageFlip", errno: KMSError.EBUSY)) {
+        #expect(throws: KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy)) {
             try device.pageFlip(crtc: crtc, framebuffer: rig.display.frontFramebuffer, damage: nil)
         }
         #expect(device.nextEventTime == 10.02)
@@ -48,7 +49,7 @@ struct DummyDeviceTests {
     func faults() throws {
         let rig = try DummyDisplayRig()
         let device = rig.device
-        device.failNextFlips = [KMSError.EINVAL]
+        device.failNextFlips = [Errno.invalidArgument]
         #expect(throws: KMSError.self) { try rig.display.present() }
         #expect(!rig.display.isFlipPending)
         device.delayNextFlipByVBlanks = 2
@@ -59,7 +60,7 @@ struct DummyDeviceTests {
         #expect(sequence == 3)
         #expect(rig.display.missedVBlanks == 2)
         device.isMasterLost = true
-        #expect(throws: KMSError(call: "drmModePageFlip", errno: KMSError.EACCES)) { try rig.display.present() }
+        #expect(throws: KMSError(call: "drmModePageFlip", errno: Errno.permissionDenied)) { try rig.display.present() }
     }
 }
 

@@ -1,3 +1,4 @@
+import SystemPackage
 import Lamina
 import LaminaDisplay
 import LaminaGeometry
@@ -27,7 +28,7 @@ struct OutputRobustnessTests {
         let link = runtime.addFlickeringLayer(frame: Rect(x: 2, y: 2, width: 8, height: 8))
         runtime.run(exitAfter: 0.1, untilSettled: false)
         let framesBefore = rig.device.completedFlips
-        rig.device.failNextFlips = [KMSError.EINVAL, KMSError.EBUSY, KMSError.EINVAL, KMSError.EINVAL]
+        rig.device.failNextFlips = [Errno.invalidArgument, Errno.resourceBusy, Errno.invalidArgument, Errno.invalidArgument]
         runtime.run(exitAfter: 0.5, untilSettled: false)
         #expect(runtime.failedFlips == 4)
         #expect(log.count(containing: "page flip refused") == 1)

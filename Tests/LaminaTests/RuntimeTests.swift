@@ -1,3 +1,4 @@
+import SystemPackage
 import Foundation
 import Lamina
 import LaminaAnimation
@@ -52,7 +53,7 @@ struct RuntimeTests {
     @Test("a failed flip is logged and survived: the frame is retried")
     func failedFlip() throws {
         let rig = try DummyDisplayRig(width: 16, height: 16, start: 0)
-        rig.device.failNextFlips = [KMSError.EINVAL, KMSError.EINVAL]
+        rig.device.failNextFlips = [Errno.invalidArgument, Errno.invalidArgument]
         let runtime = rig.makeRuntime(background: .white)
         #expect(runtime.run(untilSettled: true) == .settled)
         #expect(runtime.failedFlips == 2)

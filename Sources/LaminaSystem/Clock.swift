@@ -3,21 +3,35 @@ import Glibc
 #endif
 
 /// The one media clock: seconds on `CLOCK_MONOTONIC` (rule 1). Engine code is handed times;
-/// only the event loop and the devices that stand in for hardware read a clock.
+/// only the event loop, input and the devices that stand in for hardware read a clock, and
+/// `SystemClock` is the only code that reads `CLOCK_MONOTONIC`.
 public protocol MonotonicClock: AnyObject {
     /// The current time in seconds.
     var now: Double { get }
 }
 
 /// `CLOCK_MONOTONIC`, the clock DRM flip timestamps and libinput event times use.
-public final class SystemClock: MonotonicClock {
+public final class SystemClock: MonotonicClock, Sendable {
     public init() {}
 
-    public var now: Double {
+    public var now: Double { Self.read().seconds }
+
+    /// Microseconds on the same clock (libinput's event times are in these).
+    public var microseconds: UInt64 {
+        let ts = Self.read()
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    }
+
+    /// One `clock_gettime(CLOCK_MONOTONIC)`; it cannot fail with a valid clock id and pointer.
+    private static func read() -> timespec {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        return ts
     }
+}
+
+extension timespec {
+    var seconds: Double { Double(tv_sec) + Double(tv_nsec) / 1e9 }
 }
 
 /// A clock that moves only when told: tests and offline rendering run on it as fast as
