@@ -55,6 +55,7 @@ let package = Package(
             name: "LaminaDisplay",
             dependencies: [
                 "LaminaGeometry", "LaminaSystem", "LaminaRaster", "CDRM", "CUdev", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "LaminaInput", dependencies: ["LaminaLayers", "LaminaSystem", "CInput", "CXKBCommon"]),
@@ -62,13 +63,14 @@ let package = Package(
             name: "Lamina",
             dependencies: [
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
-        .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster"]),
+        .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster", "LaminaSystem"]),
         .executableTarget(
             name: "lamina",
             dependencies: [

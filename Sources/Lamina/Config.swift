@@ -1,3 +1,4 @@
+import LaminaSystem
 import Foundation
 import LaminaDisplay
 import LaminaGeometry

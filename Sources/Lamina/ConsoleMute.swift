@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LaminaSystem
 import Glibc
 #endif
 import CLinux
@@ -16,19 +17,19 @@ public final class ConsoleMute {
     private var restored = false
 
     /// Opens the VT at `path` and mutes it; nil (with the reason) when it is not a VT.
-    public static func mute(path: String) -> Result<ConsoleMute, KMSError> {
+    public static func mute(path: String) -> Result<ConsoleMute, SystemCallError> {
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(KMSError(call: "open", errno: errno, detail: path)) }
+        guard fd >= 0 else { return .failure(SystemCallError(call: "open", errno: errno, detail: path)) }
         var mode: Int32 = 0, keyboard: Int32 = 0
         guard ioctl(fd, UInt(KDGETMODE), &mode) == 0, ioctl(fd, UInt(KDGKBMODE), &keyboard) == 0 else {
             let error = errno
             close(fd)
-            return .failure(KMSError(call: "KDGETMODE", errno: error, detail: "\(path) is not a virtual terminal"))
+            return .failure(SystemCallError(call: "KDGETMODE", errno: error, detail: "\(path) is not a virtual terminal"))
         }
         guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
             let error = errno
             close(fd)
-            return .failure(KMSError(call: "KDSETMODE", errno: error, detail: path))
+            return .failure(SystemCallError(call: "KDSETMODE", errno: error, detail: path))
         }
         _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_OFF))
         return .success(ConsoleMute(path: path, fd: fd, mode: mode, keyboard: keyboard))
@@ -56,16 +57,16 @@ public final class ConsoleMute {
     /// `KD_TEXT`, keyboard `K_UNICODE`, VT switching `VT_AUTO` (`lamina restore-console`, the
     /// service's `ExecStopPost=`), so no console stays dark and deaf behind a crash loop.
     /// Returns what failed, or nil.
-    public static func restoreAfterExit(path: String) -> KMSError? {
+    public static func restoreAfterExit(path: String) -> SystemCallError? {
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return KMSError(call: "open", errno: errno, detail: path) }
+        guard fd >= 0 else { return SystemCallError(call: "open", errno: errno, detail: path) }
         defer { close(fd) }
         var mode = vt_mode()
         mode.mode = CChar(VT_AUTO)
         _ = ioctl(fd, UInt(VT_SETMODE), &mode)
         _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_UNICODE))
         guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT)) == 0 else {
-            return KMSError(call: "KDSETMODE", errno: errno, detail: path)
+            return SystemCallError(call: "KDSETMODE", errno: errno, detail: path)
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import LaminaSystem
 import Foundation
 import LaminaDisplay
 import LaminaGeometry
@@ -109,7 +110,7 @@ public enum Daemon {
         runtime.background = next.background
         runtime.rotation = Runtime.effectiveRotation(configured: next.rotation, panel: runtime.display.connector.panelOrientation)
         runtime.blankAfter = next.blankAfter
-        runtime.repaintWindow = next.repaintWindow ?? !(runtime.clock is VirtualClock)
+        runtime.repaintWindow = next.repaintWindow ?? runtime.loop.isRealTime
         if runtime.keyboard != nil {
             if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
                 != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
@@ -228,7 +229,7 @@ public enum Daemon {
         runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
         // In real time, frames start as late before the vblank as drawing allows; a virtual
         // clock keeps them at the vblank, so its runs do not depend on the host's speed.
-        runtime.repaintWindow = config.repaintWindow ?? !(backend.clock is VirtualClock)
+        runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
         runtime.blankAfter = config.blankAfter
         runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
         if let panel = display.connector.panelOrientation, panel != .normal {
@@ -256,7 +257,7 @@ public enum Daemon {
                 running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger)
             }
         }
-        if !(backend.clock is VirtualClock) {
+        if runtime.loop.isRealTime {
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }
             runtime.vtSwitch = vtSwitching
             if recorder != nil {

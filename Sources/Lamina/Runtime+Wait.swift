@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaminaSystem
+import SystemPackage
 
 /// Waiting for the next thing to do, and the signals that arrive meanwhile.
 extension Runtime {
@@ -11,19 +13,18 @@ extension Runtime {
         signals = SignalWatcher()
     }
 
-    func wait(until next: Double?) {
-        var fds: [pollfd] = []
-        if let fd = display.device.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        if let fd = display.device.hotplugDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        for source in touchSources {
-            if let fd = source.eventDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        }
-        if let signals { fds.append(pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)) }
-        var timeout: Int32 = -1
-        if let next { timeout = Int32(max(0, min(60_000, ((next - clock.now) * 1000).rounded(.up)))) }
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if ready < 0 && errno != EINTR { logger.error("poll failed: errno \(errno)") }
+    /// Waits for the next event through the clock's loop (a virtual one jumps to `next`),
+    /// then acts on the signals that arrived meanwhile.
+    func wait(until next: Double?) -> LoopWake {
+        var descriptors: [Int32] = []
+        if let fd = display.device.eventDescriptor { descriptors.append(fd) }
+        if let fd = display.device.hotplugDescriptor { descriptors.append(fd) }
+        descriptors += touchSources.compactMap(\.eventDescriptor)
+        if let signals { descriptors.append(signals.descriptor) }
+        let wake = loop.wait(until: next, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
+        if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
         handleSignals()
+        return wake
     }
 
     /// Acts on the signals that arrived: SIGUSR1 stats, SIGHUP reload (one a process sent),

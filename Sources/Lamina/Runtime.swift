@@ -18,6 +18,8 @@ import Logging
 /// sleeps until input or a deadline.
 public final class Runtime {
     public let clock: MonotonicClock
+    /// How the loop waits: `poll(2)` in real time, jumps on a virtual clock (the clock's).
+    public let loop: EventLoop
     public let display: Display
     public let tree: LayerTree
     public let links = DisplayLinks()
@@ -183,6 +185,7 @@ public final class Runtime {
     public init(display: Display, clock: MonotonicClock, background: Color, logger: Logger) {
         self.display = display
         self.clock = clock
+        loop = clock.makeEventLoop()
         self.background = background
         self.logger = logger
         startTime = clock.now
@@ -267,7 +270,7 @@ public final class Runtime {
             && touchSources.allSatisfy(\.isSettled) && display.nextEventTime == nil
     }
 
-    /// Runs the loop. On a `VirtualClock` time jumps from one event to the next.
+    /// Runs the loop. On a virtual clock time jumps from one event to the next.
     @discardableResult
     public func run(exitAfter: Double? = nil, untilSettled: Bool) -> StopReason {
         let deadline = exitAfter.map { clock.now + $0 }
@@ -291,13 +294,11 @@ public final class Runtime {
                 idleSince = clock.now
                 idleCPUStart = Runtime.processCPUTime()
             }
-            if let virtual = clock as? VirtualClock {
-                handleSignals()                           // no poll on a virtual clock: look between events
-                if stopRequested { return .signal }
-                guard let next else { endIdle(); return .nothingPending }
-                virtual.advance(to: next)
-            } else {
-                wait(until: next)
+            let wake = wait(until: next)
+            if stopRequested { return .signal }
+            if wake == .nothingPending {
+                endIdle()
+                return .nothingPending
             }
             let cpuAtWake = idleCPUStart != nil ? Runtime.processCPUTime() : 0
             workDone = false

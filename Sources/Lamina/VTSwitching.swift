@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LaminaSystem
 import Glibc
 #endif
 import CLinux
@@ -28,9 +29,9 @@ public final class VTSwitching: VTSwitchAcknowledging {
     /// Puts the VT at `path` in `VT_PROCESS` mode; the failure says why (not a VT, or not
     /// allowed: the VT must be the controlling terminal or the process needs
     /// `CAP_SYS_TTY_CONFIG`).
-    static func take(path: String) -> Result<VTSwitching, KMSError> {
+    static func take(path: String) -> Result<VTSwitching, SystemCallError> {
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(KMSError(call: "open", errno: errno, detail: path)) }
+        guard fd >= 0 else { return .failure(SystemCallError(call: "open", errno: errno, detail: path)) }
         var mode = vt_mode()
         mode.mode = CChar(VT_PROCESS)
         mode.relsig = Int16(signal)
@@ -38,7 +39,7 @@ public final class VTSwitching: VTSwitchAcknowledging {
         guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
             let error = errno
             close(fd)
-            return .failure(KMSError(call: "VT_SETMODE", errno: error, detail: path))
+            return .failure(SystemCallError(call: "VT_SETMODE", errno: error, detail: path))
         }
         return .success(VTSwitching(path: path, fd: fd))
     }
@@ -70,12 +71,12 @@ public final class VTSwitching: VTSwitchAcknowledging {
 
     /// Asks the console to switch to VT `number` (`VT_ACTIVATE` on `console`, as `chvt`
     /// does, without waiting: a VT in `VT_PROCESS` mode switches when its owner allows).
-    public static func activate(_ number: Int, console: String = "/dev/tty0") throws(KMSError) {
+    public static func activate(_ number: Int, console: String = "/dev/tty0") throws(SystemCallError) {
         let fd = open(console, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw KMSError(call: "open", errno: errno, detail: console) }
+        guard fd >= 0 else { throw SystemCallError(call: "open", errno: errno, detail: console) }
         defer { close(fd) }
         guard lamina_ioctl_value(fd, UInt(VT_ACTIVATE), UInt(number)) == 0 else {
-            throw KMSError(call: "VT_ACTIVATE", errno: errno)
+            throw SystemCallError(call: "VT_ACTIVATE", errno: errno)
         }
     }
 

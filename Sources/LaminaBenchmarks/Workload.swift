@@ -1,3 +1,4 @@
+import LaminaSystem
 import Foundation
 import LaminaGeometry
 import LaminaRaster

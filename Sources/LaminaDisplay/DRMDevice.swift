@@ -283,10 +283,11 @@ public final class DRMDevice: KMSDevice {
     /// Never blocks: `drmHandleEvent` reads the fd, which would wait for the next event, so
     /// it runs only when a zero-timeout `poll` says an event is there.
     public func handleEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
-        var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pending, 1, 0)
-        if ready < 0 && errno != EINTR { throw KMSError(call: "poll", errno: errno) }
-        guard ready > 0, pending.revents & Int16(POLLIN) != 0 else { return }
+        do {
+            guard try FileDescriptor(rawValue: fd).isReadableNow() else { return }
+        } catch {
+            throw KMSError(call: "poll", errno: error)
+        }
         var context = drmEventContext()
         context.version = 4
         context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, userData in

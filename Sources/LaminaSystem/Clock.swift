@@ -8,6 +8,9 @@ import Glibc
 public protocol MonotonicClock: AnyObject {
     /// The current time in seconds.
     var now: Double { get }
+
+    /// A loop that waits on this clock: `poll(2)` in real time, jumps on a virtual clock.
+    func makeEventLoop() -> EventLoop
 }
 
 /// `CLOCK_MONOTONIC`, the clock DRM flip timestamps and libinput event times use.
@@ -15,6 +18,8 @@ public final class SystemClock: MonotonicClock, Sendable {
     public init() {}
 
     public var now: Double { Self.read().seconds }
+
+    public func makeEventLoop() -> EventLoop { PollLoop(clock: self) }
 
     /// Microseconds on the same clock (libinput's event times are in these).
     public var microseconds: UInt64 {
@@ -42,6 +47,8 @@ public final class VirtualClock: MonotonicClock {
     public init(start: Double = 0) {
         now = start
     }
+
+    public func makeEventLoop() -> EventLoop { VirtualLoop(clock: self) }
 
     /// Moves the clock forward by `seconds` (never backward).
     public func advance(by seconds: Double) {

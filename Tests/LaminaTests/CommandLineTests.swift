@@ -75,7 +75,7 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try run(["run", "--config", path])
         #expect(result.status == 69)
-        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2 (/dev/lamina-no-fb)"), "\(result.stderr)")
+        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2, No such file or directory (/dev/lamina-no-fb)"), "\(result.stderr)")
     }
 
     @Test("auto with no DRM card and no framebuffer device falls back to the dummy display and says why",
@@ -88,7 +88,7 @@ struct CommandLineTests {
         let result = try run(["run", "--config", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("trying the framebuffer device /dev/lamina-no-fb"))
-        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2 (/dev/lamina-no-fb); using the dummy display"))
+        #expect(result.stderr.contains("no usable framebuffer device: open failed: errno 2, No such file or directory (/dev/lamina-no-fb); using the dummy display"))
     }
 
     @Test("the dummy run taps the field, writes frames and a contact sheet, and ends settled")

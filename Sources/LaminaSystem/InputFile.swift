@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Reading a file a person or a program handed Lamina (a config, a touch script, a
 /// workload): only a regular file, only up to a size limit, and a failure that says why in
-/// a few plain words (decision 86). It lives in the base module so every reader of input
+/// a few plain words (decision 86). It lives in the system layer so every reader of input
 /// shares it.
 public enum InputFile {
     /// The largest input file read: 16 MiB.
@@ -20,11 +21,15 @@ public enum InputFile {
     /// read (opening is non-blocking, so a FIFO with no writer does not hang), as is a file
     /// larger than `limit`.
     public static func bytes(atPath path: String, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(reason: describe(errno)) }
-        defer { close(fd) }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw Failure(reason: describe(error))
+        }
+        defer { try? fd.close() }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(reason: describe(errno)) }
+        guard fstat(fd.rawValue, &info) == 0 else { throw Failure(reason: describe(Errno(rawValue: errno))) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw Failure(reason: "is a directory")
@@ -39,9 +44,14 @@ public enum InputFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw Failure(reason: describe(errno)) }
+            let n: Int
+            do {
+                n = try bytes.withUnsafeMutableBytes { buffer in
+                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))   // EINTR retried
+                }
+            } catch {
+                throw Failure(reason: describe(error))
+            }
             if n == 0 { break }                                  // shrank while read
             filled += n
         }
@@ -55,14 +65,15 @@ public enum InputFile {
         return text
     }
 
-    private static func describe(_ code: Int32) -> String {
+    private static func describe(_ error: any Error) -> String {
+        guard let code = error as? Errno else { return "\(error)" }
         switch code {
-        case ENOENT: "no such file"
-        case EACCES, EPERM: "permission denied"
-        case ENOTDIR: "a part of the path is not a directory"
-        case ENAMETOOLONG: "the path is too long"
-        case ELOOP: "too many symbolic links"
-        default: String(cString: strerror(code)).lowercased()
+        case .noSuchFileOrDirectory: return "no such file"
+        case .permissionDenied, .notPermitted: return "permission denied"
+        case .notDirectory: return "a part of the path is not a directory"
+        case .fileNameTooLong: return "the path is too long"
+        case .tooManySymbolicLinkLevels: return "too many symbolic links"
+        default: return "\(code)".lowercased()
         }
     }
 }

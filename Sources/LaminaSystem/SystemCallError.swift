@@ -1,0 +1,26 @@
+import SystemPackage
+
+/// A system call outside DRM that failed (opening a console, a VT ioctl), with its error
+/// number and what it was called on.
+public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The call, such as `"open"` or `"VT_SETMODE"`.
+    public var call: String
+    public var errno: Errno
+    /// What it was called on (a path), or more about why.
+    public var detail: String
+
+    public init(call: String, errno: Errno, detail: String = "") {
+        self.call = call
+        self.errno = errno
+        self.detail = detail
+    }
+
+    /// A failure a C call reported through `errno`.
+    public init(call: String, errno: Int32, detail: String = "") {
+        self.init(call: call, errno: Errno(rawValue: errno), detail: detail)
+    }
+
+    public var description: String {
+        "\(call) failed: errno \(errno.rawValue), \(errno)" + (detail.isEmpty ? "" : " (\(detail))")
+    }
+}
