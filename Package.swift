@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Lamina: a display runtime for Linux kiosks and touchscreen boards.
-// Module map: ../shared/docs/architecture.md (kept in agreement with this file).
+// Module map: docs/architecture.md (kept in agreement with this file).
 import PackageDescription
 
 let package = Package(

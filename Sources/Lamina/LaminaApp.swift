@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import Foundation
 import Logging
 
@@ -17,7 +18,8 @@ import Logging
 /// ```
 ///
 /// The program then takes the same command line as `lamina run` (``RunOptions``: backend,
-/// clock, config, scene, touch script, frames out, stats, exit after, `--check-config`),
+/// clock, config, scene, touch script, frames out, stats, exit after, `--check-config`,
+/// `--list-scenes`, `--restore-console`),
 /// reads its config from its own paths (``configSearchPaths``), runs the display, input,
 /// signals (SIGTERM/SIGINT stop, SIGHUP reloads, SIGUSR1 logs stats), systemd notify and
 /// watchdog exactly as the `lamina` daemon does, and exits with the same statuses: 0 after a
@@ -40,9 +42,22 @@ extension LaminaApp {
 
     /// Parses the command line and runs the app until it is stopped; never returns.
     public static func main() {
-        let options = RunOptions.parseOrExit()
-        exit(LaminaProgram.run(options, scenes: SceneRegistry(scenes), label: name, configSearchPaths: configSearchPaths))
+        AppCommand.programName = name
+        let command = AppCommand.parseOrExit()
+        exit(LaminaProgram.run(command.options, scenes: SceneRegistry(scenes), label: name, configSearchPaths: configSearchPaths))
     }
+}
+
+/// An app's command line: ``RunOptions`` under the app's own name (its usage and help).
+struct AppCommand: ParsableCommand {
+    /// Set once by `LaminaApp.main()` before parsing, on the main thread.
+    nonisolated(unsafe) static var programName = "app"
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: programName, abstract: "A Lamina app: its scenes on the display, driven by touch.")
+    }
+
+    @OptionGroup var options: RunOptions
 }
 
 /// What `lamina run` and every ``LaminaApp`` share.
@@ -52,6 +67,10 @@ public enum LaminaProgram {
         if options.listScenes {
             for scene in scenes.scenes { print(scene.summary.isEmpty ? scene.name : "\(scene.name)  \(scene.summary)") }
             return 0
+        }
+        if let tty = options.restoreConsole {
+            guard let error = ConsoleMute.restoreAfterExit(path: tty) else { return 0 }
+            return report(label, "cannot restore \(tty): \(error)", status: 1)
         }
         let daemonOptions = options.daemonOptions(configSearchPaths: configSearchPaths)
         if options.checkConfig {

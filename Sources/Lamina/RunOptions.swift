@@ -36,6 +36,9 @@ public struct RunOptions: ParsableArguments {
     @Flag(name: .long, help: "List the scenes with a line on each, and exit.")
     public var listScenes = false
 
+    @Option(name: .long, help: "Put this VT (such as /dev/tty1) back into text mode and exit: a service's ExecStopPost= after a crash.")
+    public var restoreConsole: String?
+
     @Flag(name: .long, help: "Log at debug level.")
     public var verbose = false
 
@@ -44,6 +47,9 @@ public struct RunOptions: ParsableArguments {
     public func validate() throws {
         if let exitAfter, !(exitAfter > 0 && exitAfter <= 1e9) {
             throw ValidationError("--exit-after must be a number of seconds in (0, 1e9]")
+        }
+        if let restoreConsole, !restoreConsole.hasPrefix("/dev/tty") {
+            throw ValidationError("--restore-console takes a /dev/tty path, not '\(Escaped(restoreConsole))'")
         }
     }
 

@@ -14,7 +14,7 @@ public enum FillMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// The timing of an animation (`CAMediaTiming`), and the pure evaluator that maps a time
-/// in the layer's time space to the animation's phase (semantics.md rules 6 and 7).
+/// in the layer's time space to the animation's phase (behaviour.md rules 6 and 7).
 ///
 /// Defaults follow rule 4: `duration 0` (replaced when the animation is committed),
 /// `speed 1`, no repeat, no autoreverse, `fillMode removed`.

@@ -2,7 +2,7 @@ import LaminaGeometry
 import Foundation
 
 /// A damped harmonic oscillator, the timing of `CASpringAnimation` and UIKit's springs
-/// (semantics.md section E).
+/// (behaviour.md section E).
 ///
 /// The spring moves a value from its start (displacement −1) to its target
 /// (displacement 0); `fraction(at:)` is the progress 0 → 1 that overshoots and rings.

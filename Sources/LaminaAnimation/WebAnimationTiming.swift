@@ -1,4 +1,4 @@
-/// The Web Animations timing model of one effect (semantics.md rule 88), used to port the
+/// The Web Animations timing model of one effect (behaviour.md rule 88), used to port the
 /// WPT timing-model fixtures through the crosswalk of rule 87. Times in any unit (WPT: ms).
 public struct WebAnimationTiming: Sendable {
     public enum Fill: String, Sendable { case none, forwards, backwards, both, auto }

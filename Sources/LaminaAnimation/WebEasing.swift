@@ -5,7 +5,7 @@ public enum StepPosition: String, Hashable, Sendable {
     case jumpStart = "jump-start", jumpEnd = "jump-end", jumpNone = "jump-none", jumpBoth = "jump-both"
 }
 
-/// CSS / Web Animations easing functions (semantics.md rules 89–91), for motion ported from
+/// CSS / Web Animations easing functions (behaviour.md rules 89–91), for motion ported from
 /// the web and for the WPT fixtures. Unlike `TimingFunction` (Core Animation clamps its
 /// input to [0, 1]) these take any input progress: the cubic continues along its end
 /// tangents, steps count past the ends, `linear()` extrapolates its end segments.

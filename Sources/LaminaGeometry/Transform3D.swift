@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Points are **row vectors**, `p' = p · M` with `p = (x, y, z, 1)`: translation lives in
 /// `m41 m42 m43`, perspective in `m14 m24 m34`, and `m44` is the homogeneous scale.
-/// `a.concatenating(b)` is `a · b`: apply `a`, then `b` (semantics.md, conventions and rule 52).
+/// `a.concatenating(b)` is `a · b`: apply `a`, then `b` (behaviour.md, conventions and rule 52).
 public struct Transform3D: Hashable, Sendable {
     public var m11: Double, m12: Double, m13: Double, m14: Double
     public var m21: Double, m22: Double, m23: Double, m24: Double

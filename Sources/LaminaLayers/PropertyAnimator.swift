@@ -1,7 +1,7 @@
 import LaminaAnimation
 
 /// An interruptible, scrubbable animation of layer properties (`UIViewPropertyAnimator`,
-/// semantics.md section M).
+/// behaviour.md section M).
 ///
 /// `addAnimations` runs a block that sets model properties; each change becomes a track
 /// from the old value to the new one, and the model keeps the new value (as UIKit does).

@@ -200,7 +200,7 @@ struct BasicCurve: ParsableCommand {
         discussion: """
             The animation drives a layer's position.x, whose model value is --model, and is \
             added and committed at time 0, so --begin 0 means "at commit" and any other \
-            --begin is absolute (semantics.md rule 5). Samples are taken frame by frame in the \
+            --begin is absolute (behaviour.md rule 5). Samples are taken frame by frame in the \
             order given, so removal on completion shows as the model value afterwards.
             """)
 

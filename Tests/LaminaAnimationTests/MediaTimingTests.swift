@@ -1,7 +1,7 @@
 import Testing
 @testable import LaminaAnimation
 
-/// The measured tables of semantics.md rules 8 and 9, evaluated through the pure evaluator:
+/// The measured tables of behaviour.md rules 8 and 9, evaluated through the pure evaluator:
 /// opacity 0 → 1 linear over 1 s on a model value of 0.5.
 @Suite("Media timing (rules 6–9)")
 struct MediaTimingTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import Lamina
 @testable import LaminaAnimation
 
-/// `lamina curve`'s sampling goes through a real layer tree: the measured rows of semantics.md
+/// `lamina curve`'s sampling goes through a real layer tree: the measured rows of behaviour.md
 /// rules 8 and 9 must come out of it as they come out of the pure evaluator.
 @Suite("Motion curves through the engine (rules 5, 8, 9, 10)")
 struct MotionCurveTests {

@@ -3,7 +3,7 @@
 
 Step rows carry the literal pixel values asserted in the WPT file. Cubic rows assert against
 WPT's reference cubicBezier with tangent extrapolation; their expected values are computed
-here, independently of Lamina, by bisection to double precision (semantics.md rule 89).
+here, independently of Lamina, by bisection to double precision (behaviour.md rule 89).
 Run it from this directory: python3 make-wpt-css-easing.py
 """
 import json
