@@ -70,11 +70,14 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
+        // What only the command line uses (`lamina curve`, `lamina probe`): kept out of the
+        // library an app imports.
+        .target(name: "LaminaTools", dependencies: ["Lamina"]),
         .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster", "LaminaSystem"]),
         .executableTarget(
             name: "lamina",
             dependencies: [
-                "LaminaScenes", "LaminaBenchmarks",
+                "LaminaScenes", "LaminaBenchmarks", "LaminaTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -95,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaScenes", "LaminaTestSupport",
+                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]),

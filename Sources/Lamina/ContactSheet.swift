@@ -3,16 +3,16 @@ import LaminaRaster
 
 /// Lays frames out in a grid, each cropped to the union of the pixels that differ between
 /// any frame and the first (plus a margin): the part of the screen that moved.
-public enum ContactSheet {
-    public static let columns = 6
-    public static let maximumTileWidth = 320
-    public static let gap = 6
-    public static let margin = 12
-    public static let background = Color(red8: 0x30, green8: 0x30, blue8: 0x30)
+enum ContactSheet {
+    static let columns = 6
+    static let maximumTileWidth = 320
+    static let gap = 6
+    static let margin = 12
+    static let background = Color(red8: 0x30, green8: 0x30, blue8: 0x30)
 
     /// The pixel rectangle `[x0, x1) × [y0, y1)` in which any frame differs from the first,
     /// grown by `margin`; the whole frame when none differs.
-    public static func changedRegion(_ frames: [PixelBuffer]) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+    static func changedRegion(_ frames: [PixelBuffer]) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
         let first = frames[0]
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for frame in frames.dropFirst() where frame.width == first.width && frame.height == first.height {
@@ -28,7 +28,7 @@ public enum ContactSheet {
     }
 
     /// The sheet: frames in reading order, cropped and scaled down to fit the tile width.
-    public static func make(from frames: [PixelBuffer]) -> PixelBuffer {
+    static func make(from frames: [PixelBuffer]) -> PixelBuffer {
         precondition(!frames.isEmpty, "a contact sheet needs frames")
         let crop = changedRegion(frames)
         let cropWidth = crop.x1 - crop.x0, cropHeight = crop.y1 - crop.y0

@@ -1,5 +1,5 @@
-import SystemPackage
 import CDRM
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
-import SystemPackage
 import CDRM
 import LaminaRaster
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif

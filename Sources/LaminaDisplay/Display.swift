@@ -1,5 +1,5 @@
-import SystemPackage
 import LaminaRaster
+import SystemPackage
 
 /// Why an output could not be brought up.
 public enum DisplayError: Error, CustomStringConvertible {

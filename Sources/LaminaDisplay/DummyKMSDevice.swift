@@ -1,5 +1,5 @@
-import SystemPackage
 import LaminaRaster
+import SystemPackage
 
 /// The headless KMS device: the kernel's contract, in memory (display-input.md §14).
 ///

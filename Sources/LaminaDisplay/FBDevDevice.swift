@@ -1,6 +1,6 @@
-import SystemPackage
 import CLinux
 import LaminaRaster
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif

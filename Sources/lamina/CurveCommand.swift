@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaTools
 import LaminaAnimation
 import LaminaGeometry
 import LaminaRaster

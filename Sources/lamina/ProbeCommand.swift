@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lamina
+import LaminaTools
 import LaminaDisplay
 
 /// `lamina probe`: what this machine offers Lamina — cards, connectors and their modes,

@@ -1,8 +1,8 @@
-import SystemPackage
-import LaminaTestSupport
-import Testing
 @testable import LaminaDisplay
 @testable import LaminaRaster
+import LaminaTestSupport
+import SystemPackage
+import Testing
 
 @Suite("Dummy KMS device")
 struct DummyDeviceTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Lamina
+@testable import LaminaTools
 @testable import LaminaAnimation
 
 /// `lamina curve`'s sampling goes through a real layer tree: the measured rows of behaviour.md

@@ -1,4 +1,3 @@
-import SystemPackage
 import Lamina
 import LaminaDisplay
 import LaminaGeometry
@@ -6,6 +5,8 @@ import LaminaInput
 import LaminaLayers
 import LaminaRaster
 import LaminaTestSupport
+import LaminaTools
+import SystemPackage
 import Testing
 
 /// The display-issue robustness points on the dummy KMS device (display-input.md §3, §9).

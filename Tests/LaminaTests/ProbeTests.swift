@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTools
 import LaminaDisplay
 import Testing
 

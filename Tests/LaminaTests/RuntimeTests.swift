@@ -1,6 +1,5 @@
-import SystemPackage
 import Foundation
-import Lamina
+@testable import Lamina
 import LaminaAnimation
 import LaminaDisplay
 import LaminaGeometry
@@ -9,6 +8,7 @@ import LaminaLayers
 import LaminaRaster
 import LaminaScenes
 import LaminaTestSupport
+import SystemPackage
 import Testing
 
 @Suite("Runtime on the fake vblank source")
