@@ -376,11 +376,15 @@ public final class Runtime {
             retryAt = nil
             if isOutputPaused { resumeOutput() }
         }
+        // The display hands its completed flips and vblanks over as values; frames are drawn
+        // after it returns, never inside its callback.
+        var displayEvents: [VBlankEvent] = []
         do {
-            try display.dispatchEvents { handle($0) }            // non-blocking; its handler draws frames
+            try display.dispatchEvents { displayEvents.append($0) }     // non-blocking
         } catch {
             logger.error("reading display events failed: \(error)")
         }
+        for event in displayEvents { handle(event) }
         commitIfNeeded()
         blankIfIdle(now: now)
         checkWatchdog(now: now)
