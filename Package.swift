@@ -48,13 +48,16 @@ let package = Package(
         .target(
             name: "LaminaSystem",
             dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
+        // Pixel buffers and scanout conversion: all a display needs of pixels, without the
+        // rasterizer's FreeType and libpng.
+        .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
             name: "LaminaDisplay",
             dependencies: [
-                "LaminaGeometry", "LaminaSystem", "LaminaRaster", "CDRM", "CUdev", "CLinux",
+                "LaminaGeometry", "LaminaSystem", "LaminaPixels", "CDRM", "CUdev", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

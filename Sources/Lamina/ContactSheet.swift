@@ -12,7 +12,7 @@ enum ContactSheet {
 
     /// The pixel rectangle `[x0, x1) × [y0, y1)` in which any frame differs from the first,
     /// grown by `margin`; the whole frame when none differs.
-    static func changedRegion(_ frames: [PixelBuffer]) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+    static func changedRegion(_ frames: [PixelBuffer]) -> PixelRect {
         let first = frames[0]
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for frame in frames.dropFirst() where frame.width == first.width && frame.height == first.height {
@@ -23,8 +23,9 @@ enum ContactSheet {
                 }
             }
         }
-        guard x0 <= x1 else { return (0, 0, first.width, first.height) }
-        return (max(0, x0 - margin), max(0, y0 - margin), min(first.width, x1 + margin), min(first.height, y1 + margin))
+        let whole = PixelRect(width: first.width, height: first.height)
+        guard x0 <= x1 else { return whole }
+        return PixelRect(x0: x0 - margin, y0: y0 - margin, x1: x1 + margin, y1: y1 + margin).intersection(whole)
     }
 
     /// The sheet: frames in reading order, cropped and scaled down to fit the tile width.

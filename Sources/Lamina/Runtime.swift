@@ -481,11 +481,11 @@ public final class Runtime {
         let rasterStart = timingClock?.now
         // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
         // last frame).
-        var damage: PixelBuffer.Region = (0, 0, 0, 0)
+        var damage = PixelRect(width: 0, height: 0)
         if let presentation = tree.root.presentation(),
            let changed = renderer.renderDamage(presentation, into: canvas, background: background) {
             damage = changed
-            damagedPixels += (changed.x1 - changed.x0) * (changed.y1 - changed.y0)
+            damagedPixels += changed.area
         }
         let presentStart = timingClock?.now
         defer {

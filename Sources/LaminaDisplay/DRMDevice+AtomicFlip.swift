@@ -1,5 +1,5 @@
 import CDRM
-import LaminaRaster
+import LaminaPixels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +32,7 @@ extension DRMDevice {
 
     /// One atomic commit flipping `plane` to `framebuffer` at the next vblank, with a page-flip
     /// event, and `damage` as `FB_DAMAGE_CLIPS` when the plane takes it.
-    func atomicFlip(_ plane: FlipPlane, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
+    func atomicFlip(_ plane: FlipPlane, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
         guard let request = drmModeAtomicAlloc() else { throw KMSError(call: "drmModeAtomicAlloc", errno: errno) }
         defer { drmModeAtomicFree(request) }
         _ = drmModeAtomicAddProperty(request, plane.plane, plane.framebufferProperty, UInt64(framebuffer))

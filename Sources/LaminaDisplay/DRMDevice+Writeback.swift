@@ -1,5 +1,5 @@
 import CDRM
-import LaminaRaster
+import LaminaPixels
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import CDRM
-import LaminaRaster
+import LaminaPixels
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -250,7 +250,7 @@ public final class DRMDevice: KMSDevice {
         return Self.pageFlipDescription(atomic: plane != nil, damageClips: plane?.damageClipsProperty != nil)
     }
 
-    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
         if let plane = flipPlane(crtc: crtc) {
             try atomicFlip(plane, framebuffer: framebuffer, damage: damage)
             return

@@ -1,4 +1,4 @@
-import LaminaRaster
+import LaminaPixels
 import SystemPackage
 
 /// Why an output could not be brought up.
@@ -65,7 +65,7 @@ public final class Display {
     private var scanouts: [Scanout] = []
     private var front = 0
     /// Per scanout buffer, the part of `shadow` changed since it was last written.
-    private var stale: [Region?] = [(0, 0, Int.max, Int.max), (0, 0, Int.max, Int.max)]
+    private var stale: [PixelRect?] = [PixelRect(width: Int.max, height: Int.max), PixelRect(width: Int.max, height: Int.max)]
     /// Pixels copied into scanout memory so far (damage makes this small).
     public private(set) var copiedPixels = 0
 
@@ -88,13 +88,10 @@ public final class Display {
     /// True while a connector is lit; false on the virtual output.
     public var isLit: Bool { virtualOutput == nil }
 
-    /// A rectangle of pixels, half-open.
-    public typealias Region = PixelBuffer.Region
-
-    private static func union(_ a: Region?, _ b: Region) -> Region? {
-        guard b.x0 < b.x1, b.y0 < b.y1 else { return a }          // nothing changed
+    private static func union(_ a: PixelRect?, _ b: PixelRect) -> PixelRect? {
+        guard !b.isEmpty else { return a }                         // nothing changed
         guard let a else { return b }
-        return (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+        return a.union(b)
     }
 
     /// The front buffer's pixels as written (XRGB8888 only), for checks.
@@ -210,7 +207,7 @@ public final class Display {
             releaseBuffers()
             throw .kms(error)
         }
-        let whole: Region = (0, 0, width, height)
+        let whole = PixelRect(width: width, height: height)
         stale = [whole, whole]
     }
 
@@ -273,9 +270,9 @@ public final class Display {
     /// it). Each scanout buffer remembers what changed since it was last written (its
     /// buffer age), so only the union of the damage of the frames it missed is copied into
     /// the (often uncached) scanout memory.
-    public func present(damage: Region? = nil) throws(KMSError) {
+    public func present(damage: PixelRect? = nil) throws(KMSError) {
         // Recorded first: a refused flip keeps the damage for the retry.
-        let whole: Region = (0, 0, width, height)
+        let whole = PixelRect(width: width, height: height)
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         if lastVBlank == nil { _ = try? resynchronize() }
@@ -288,19 +285,19 @@ public final class Display {
         }
         let back = 1 - front
         if let r = stale[back] {
-            let region: Region = (max(r.x0, 0), max(r.y0, 0), min(r.x1, width), min(r.y1, height))
-            if region.x0 < region.x1 && region.y0 < region.y1 {
+            let region = r.intersection(whole)
+            if !region.isEmpty {
                 let memory = scanouts[back].memory.baseAddress!, pitch = scanouts[back].buffer.pitch
                 switch format {
                 case .xrgb8888: shadow.copyXRGB8888(into: memory, pitch: pitch, region: region)
                 case .rgb565: shadow.copyRGB565(into: memory, pitch: pitch, region: region)
                 }
-                copiedPixels += (region.x1 - region.x0) * (region.y1 - region.y0)
+                copiedPixels += region.area
             }
         }
         stale[back] = nil
         // The kernel's damage clip is this frame's change, not the buffer-age union.
-        let clip = damage.map { d -> Region in (max(d.x0, 0), max(d.y0, 0), min(d.x1, width), min(d.y1, height)) }
+        let clip = damage.map { $0.intersection(whole) }
         try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer, damage: clip)
         isFlipPending = true
         targetedSequence = lastVBlank.map { $0.sequence + 1 }
@@ -409,7 +406,7 @@ public final class Display {
         guard isLit else { return }
         try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
         if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
-        let whole: Region = (0, 0, width, height)
+        let whole = PixelRect(width: width, height: height)
         stale = [whole, whole]
         forgetFlipState()
     }

@@ -1,4 +1,4 @@
-import LaminaRaster
+import LaminaPixels
 import SystemPackage
 
 /// The headless KMS device: the kernel's contract, in memory (display-input.md §14).
@@ -45,7 +45,7 @@ public final class DummyKMSDevice: KMSDevice {
     /// The damage clip each recent atomic flip carried (nil: the whole frame), in order: at
     /// least the last `flipDamageHistory` flips, never more than twice that (a dummy display
     /// running for months keeps a fixed footprint).
-    public private(set) var flipDamage: [PixelBuffer.Region?] = []
+    public private(set) var flipDamage: [PixelRect?] = []
     public static let flipDamageHistory = 1024
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.
@@ -178,7 +178,7 @@ public final class DummyKMSDevice: KMSDevice {
         Self.pageFlipDescription(atomic: supportsAtomic, damageClips: supportsDamageClips)
     }
 
-    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
         if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: Errno.permissionDenied) }
         guard crtc == crtcID, let active, !isPoweredOff, framebuffers[framebuffer] != nil else {
             throw KMSError(call: "drmModePageFlip", errno: Errno.invalidArgument)

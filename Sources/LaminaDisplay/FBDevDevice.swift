@@ -1,5 +1,5 @@
 import CLinux
-import LaminaRaster
+import LaminaPixels
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -189,7 +189,7 @@ public final class FBDevDevice: KMSDevice {
 
     /// Pans at once (most drivers latch the offset at the next vblank) and reports the flip
     /// at the next predicted vblank.
-    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError) {
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
         guard let vblanks else { throw KMSError(call: "FBIOPAN_DISPLAY", errno: Errno.invalidArgument, detail: "not set up") }
         if pending.contains(where: { $0.kind == .pageFlip }) { throw KMSError(call: "FBIOPAN_DISPLAY", errno: Errno.resourceBusy) }
         try pan(to: framebuffer)

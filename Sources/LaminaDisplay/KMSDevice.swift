@@ -1,4 +1,4 @@
-import LaminaRaster
+import LaminaPixels
 
 /// The KMS device contract Lamina drives: the subset of the kernel's DRM/KMS uAPI a
 /// double-buffered CPU renderer needs. `DRMDevice` implements it with libdrm on a real card;
@@ -28,7 +28,7 @@ public protocol KMSDevice: AnyObject {
     /// next vblank. `damage` is what changed since the frame shown now (nil: everything),
     /// passed to the kernel as `FB_DAMAGE_CLIPS` where the plane takes it. Throws EBUSY while
     /// a flip is pending on that CRTC.
-    func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelBuffer.Region?) throws(KMSError)
+    func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError)
     /// How flips are made on `crtc` (atomic with damage clips, atomic, legacy), for the log.
     func pageFlipMethod(crtc: UInt32) -> String
     /// `drmCrtcQueueSequence` (relative 1): an event at the next vblank, without a flip.

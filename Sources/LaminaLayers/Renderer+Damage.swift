@@ -5,7 +5,6 @@ import LaminaRaster
 /// Drawing only what changed since the last frame (the renderer with damage).
 extension Renderer {
     /// A rectangle of device pixels, half-open.
-    public typealias PixelRect = (x0: Int, y0: Int, x1: Int, y1: Int)
 
 
     /// A drawn layer: its model layer, and which drawing of it (a replicator draws the same
@@ -16,7 +15,7 @@ extension Renderer {
     }
 
     struct DrawRecord: Equatable {
-        var box: [Int]
+        var box: PixelRect
         var digest: Int
     }
 
@@ -33,7 +32,7 @@ extension Renderer {
         var order = 0
         collect(root, toDevice: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1, size: (target.width, target.height),
                 order: &order, into: &records)
-        let whole: PixelRect = (0, 0, target.width, target.height)
+        let whole = PixelRect(width: target.width, height: target.height)
         var damage: PixelRect?
         if let previous, let setup = previousSetup, setup.width == target.width, setup.height == target.height,
            setup.background == background {
@@ -47,11 +46,10 @@ extension Renderer {
         }
         previous = records
         previousSetup = (target.width, target.height, background)
-        guard let d = damage.map({ (max($0.x0, 0), max($0.y0, 0), min($0.x1, whole.x1), min($0.y1, whole.y1)) }),
-              d.0 < d.2, d.1 < d.3 else { return nil }
+        guard let d = damage?.intersection(whole), !d.isEmpty else { return nil }
         canvas.save()
-        canvas.clip(to: Rect(x: Double(d.0), y: Double(d.1), width: Double(d.2 - d.0), height: Double(d.3 - d.1)))
-        target.fill(pixel: background.premultiplied.pixel32, x0: d.0, y0: d.1, x1: d.2, y1: d.3)
+        canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))
+        target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
         draw(root, toDevice: root.transformToSuperlayerPlane(), canvas: canvas)
         canvas.restore()
         return d
@@ -81,7 +79,7 @@ extension Renderer {
             hasher.combine(frame.progress)
             hasher.combine(order)
             order += 1
-            records[key] = DrawRecord(box: [0, 0, size.0, size.1], digest: hasher.finalize())
+            records[key] = DrawRecord(box: PixelRect(width: size.0, height: size.1), digest: hasher.finalize())
             return
         }
         let grouped = opacity < 1 && Self.elementCount(layer) > 1
@@ -94,18 +92,18 @@ extension Renderer {
         hasher.combine(grouped)
         layer.hashDrawing(into: &hasher)
         order += 1
-        let box: [Int]
+        let box: PixelRect
         if let mask = layer.maskLayer {
             // A mask changes the pixels of the whole subtree: its digest goes in, and the box
             // covers everything the layer and its sublayers draw.
             Self.hashSubtree(mask, toDevice: mask.transformToSuperlayer().concatenating(toDevice), into: &hasher)
             let b = Self.deviceBounds(of: layer, toDevice: toDevice, canvasSize: size)
-            box = [b.x0, b.y0, b.x1, b.y1]
+            box = b
         } else if let local = Self.ownBox(of: layer, toDevice: toDevice) {
-            box = [Int(saturating: local.minX.rounded(.down)) - 1, Int(saturating: local.minY.rounded(.down)) - 1,
-                   Int(saturating: local.maxX.rounded(.up)) + 1, Int(saturating: local.maxY.rounded(.up)) + 1]
+            box = PixelRect(x0: Int(saturating: local.minX.rounded(.down)) - 1, y0: Int(saturating: local.minY.rounded(.down)) - 1,
+                            x1: Int(saturating: local.maxX.rounded(.up)) + 1, y1: Int(saturating: local.maxY.rounded(.up)) + 1)
         } else {
-            box = [0, 0, size.0, size.1]
+            box = PixelRect(width: size.0, height: size.1)
         }
         var key = DrawKey(layer: ObjectIdentifier(layer.model()), occurrence: 0)
         while records[key] != nil { key.occurrence += 1 }
@@ -143,8 +141,10 @@ extension Renderer {
         return toDevice.affineTransform.apply(to: local)
     }
 
-    private static func union(_ a: PixelRect?, _ box: [Int]) -> PixelRect {
-        guard let a else { return (box[0], box[1], box[2], box[3]) }
-        return (min(a.x0, box[0]), min(a.y0, box[1]), max(a.x1, box[2]), max(a.y1, box[3]))
+    /// The hull of the damage so far and a box (an empty box still stretches it, as its
+    /// corners are where the layer was).
+    private static func union(_ a: PixelRect?, _ box: PixelRect) -> PixelRect {
+        guard let a else { return box }
+        return PixelRect(x0: min(a.x0, box.x0), y0: min(a.y0, box.y0), x1: max(a.x1, box.x1), y1: max(a.y1, box.y1))
     }
 }

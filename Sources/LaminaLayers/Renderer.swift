@@ -399,11 +399,12 @@ public final class Renderer {
 
     /// Device pixels the subtree can touch, clamped to the canvas (the whole canvas where a
     /// non-affine transform makes bounds uncertain).
-    static func deviceBounds(of layer: Layer, toDevice: Transform3D, canvasSize: (Int, Int)) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
-        let whole = (0, 0, canvasSize.0, canvasSize.1)
+    static func deviceBounds(of layer: Layer, toDevice: Transform3D, canvasSize: (Int, Int)) -> PixelRect {
+        let whole = PixelRect(width: canvasSize.0, height: canvasSize.1)
         guard let box = localBox(of: layer, toDevice: toDevice) else { return whole }
-        return (max(0, Int(saturating: box.minX.rounded(.down)) - 1), max(0, Int(saturating: box.minY.rounded(.down)) - 1),
-                min(canvasSize.0, Int(saturating: box.maxX.rounded(.up)) + 1), min(canvasSize.1, Int(saturating: box.maxY.rounded(.up)) + 1))
+        return PixelRect(x0: Int(saturating: box.minX.rounded(.down)) - 1, y0: Int(saturating: box.minY.rounded(.down)) - 1,
+                         x1: Int(saturating: box.maxX.rounded(.up)) + 1, y1: Int(saturating: box.maxY.rounded(.up)) + 1)
+            .intersection(whole)
     }
 
     private static func localBox(of layer: Layer, toDevice: Transform3D) -> Rect? {

@@ -32,7 +32,7 @@ extension Canvas {
     /// nearest edge texel (pad); the edges of the transformed rectangle are anti-aliased by
     /// their exact coverage; `opacity` multiplies everything.
     public func draw(_ image: PixelBuffer, transform: AffineTransform, opacity: Double = 1,
-                     filter: ImageFilter = .bilinear, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil) {
+                     filter: ImageFilter = .bilinear, clip: PixelRect? = nil) {
         let inverse = transform.inverted()
         guard image.width > 0, image.height > 0, opacity > 0, transform.determinant != 0,
               [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { return }

@@ -25,7 +25,7 @@ public final class Canvas {
 
     /// The current clip: a pixel rectangle, and a coverage mask for anything finer.
     private struct ClipState {
-        var rect: (x0: Int, y0: Int, x1: Int, y1: Int)
+        var rect: PixelRect
         var mask: ClipMask?
     }
 
@@ -35,7 +35,7 @@ public final class Canvas {
     public init(target: PixelBuffer) {
         self.target = target
         rasterizer = CoverageRasterizer(width: max(target.width, 1), height: max(target.height, 1))
-        clipState = ClipState(rect: (0, 0, target.width, target.height), mask: nil)
+        clipState = ClipState(rect: PixelRect(width: target.width, height: target.height), mask: nil)
     }
 
     var clipMask: ClipMask? { clipState.mask }
@@ -59,8 +59,8 @@ public final class Canvas {
             let aligned = [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY].allSatisfy { $0 == $0.rounded() }
             if aligned {
                 let c = clipState.rect
-                clipState.rect = (max(c.x0, Int(saturating: mapped.minX)), max(c.y0, Int(saturating: mapped.minY)),
-                                  min(c.x1, Int(saturating: mapped.maxX)), min(c.y1, Int(saturating: mapped.maxY)))
+                clipState.rect = c.intersection(PixelRect(x0: Int(saturating: mapped.minX), y0: Int(saturating: mapped.minY),
+                                                          x1: Int(saturating: mapped.maxX), y1: Int(saturating: mapped.maxY)))
                 return
             }
         }
@@ -79,16 +79,17 @@ public final class Canvas {
     public func clip(toPolygons polygons: [[Point]], rule: FillRule = .nonZero) {
         let bounds = Rect.boundingBox(of: polygons.flatMap { $0 })
         let c = clipState.rect
-        let b = (max(c.x0, Int(saturating: max(bounds.minX, -1).rounded(.down))), max(c.y0, Int(saturating: max(bounds.minY, -1).rounded(.down))),
-                 min(c.x1, Int(saturating: min(bounds.maxX, Double(target.width) + 1).rounded(.up))),
-                 min(c.y1, Int(saturating: min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
+        let b = c.intersection(PixelRect(
+            x0: Int(saturating: max(bounds.minX, -1).rounded(.down)), y0: Int(saturating: max(bounds.minY, -1).rounded(.down)),
+            x1: Int(saturating: min(bounds.maxX, Double(target.width) + 1).rounded(.up)),
+            y1: Int(saturating: min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
         let mask = ClipMask(width: target.width, height: target.height,
-                            bounds: b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0))
+                            bounds: b.isEmpty ? PixelRect(width: 0, height: 0) : b)
         rasterizer.rasterize(polygons, rule: rule, clip: b) { y, x0, coverage in
             for i in 0..<coverage.count { mask.set(UInt8(coverage[i] * 255 + 0.5), x: x0 + i, y: y) }
         }
         if let existing = clipState.mask { mask.intersect(with: existing) }
-        clipState.rect = (max(c.x0, mask.bounds.x0), max(c.y0, mask.bounds.y0), min(c.x1, mask.bounds.x1), min(c.y1, mask.bounds.y1))
+        clipState.rect = c.intersection(mask.bounds)
         clipState.mask = mask
     }
 
@@ -96,17 +97,16 @@ public final class Canvas {
     /// (a layer mask): pixels outside the image are clipped away.
     public func clip(toAlphaOf image: PixelBuffer, at origin: (x: Int, y: Int)) {
         let c = clipState.rect
-        let b = (max(c.x0, origin.x), max(c.y0, origin.y),
-                 min(c.x1, origin.x + image.width), min(c.y1, origin.y + image.height))
+        let b = c.intersection(PixelRect(x0: origin.x, y0: origin.y, x1: origin.x + image.width, y1: origin.y + image.height))
         let mask = ClipMask(width: target.width, height: target.height,
-                            bounds: b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0))
-        if b.0 < b.2 && b.1 < b.3 {
-            for y in b.1..<b.3 {
-                for x in b.0..<b.2 { mask.set(UInt8(image[x - origin.x, y - origin.y] >> 24), x: x, y: y) }
+                            bounds: b.isEmpty ? PixelRect(width: 0, height: 0) : b)
+        if !b.isEmpty {
+            for y in b.y0..<b.y1 {
+                for x in b.x0..<b.x1 { mask.set(UInt8(image[x - origin.x, y - origin.y] >> 24), x: x, y: y) }
             }
         }
         if let existing = clipState.mask { mask.intersect(with: existing) }
-        clipState.rect = (max(c.x0, mask.bounds.x0), max(c.y0, mask.bounds.y0), min(c.x1, mask.bounds.x1), min(c.y1, mask.bounds.y1))
+        clipState.rect = c.intersection(mask.bounds)
         clipState.mask = mask
     }
 
@@ -116,14 +116,14 @@ public final class Canvas {
     }
 
     /// The draw's clip rectangle: the canvas clip, narrowed by `extra`.
-    private func effectiveClip(_ extra: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+    private func effectiveClip(_ extra: PixelRect?) -> PixelRect {
         let c = clipState.rect
         guard let e = extra else { return c }
-        return (max(c.x0, e.x0), max(c.y0, e.y0), min(c.x1, e.x1), min(c.y1, e.y1))
+        return c.intersection(e)
     }
 
     /// Scan-converts `polygons` into `sink` with the chosen pipeline, inside the clip.
-    func paint<Sink: SpanSink>(_ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)?,
+    func paint<Sink: SpanSink>(_ polygons: [[Point]], rule: FillRule, clip: PixelRect?,
                                into sink: inout Sink) {
         let c = effectiveClip(clip)
         guard c.x0 < c.x1, c.y0 < c.y1 else { return }
@@ -141,7 +141,7 @@ public final class Canvas {
     /// `clip` further limits the pixels touched (device pixels, half-open).
     public func fill(
         _ path: Path, color: Color, rule: FillRule = .nonZero,
-        transform: AffineTransform = .identity, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+        transform: AffineTransform = .identity, clip: PixelRect? = nil
     ) {
         let polygons = (transform.isIdentity ? path : path.applying(transform))
             .flattened(tolerance: flatteningTolerance)
@@ -161,7 +161,7 @@ public final class Canvas {
     /// mapped through `transform`, so a scaled layer scales its line width too.
     public func stroke(
         _ path: Path, style: StrokeStyle, color: Color, transform: AffineTransform = .identity,
-        clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+        clip: PixelRect? = nil
     ) {
         let scale = max((transform.a * transform.a + transform.b * transform.b).squareRoot(),
                         (transform.c * transform.c + transform.d * transform.d).squareRoot(), 1e-9)
@@ -174,7 +174,7 @@ public final class Canvas {
     /// such as paths through a perspective transform).
     public func fill(
         polygons: [[Point]], color: Color, rule: FillRule = .nonZero,
-        clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+        clip: PixelRect? = nil
     ) {
         let pixel = color.premultiplied.pixel32
         guard pixel >> 24 != 0 else { return }

@@ -5,10 +5,10 @@ public final class ClipMask {
     public let width: Int
     public let height: Int
     /// The pixel rectangle outside which the mask is 0.
-    public private(set) var bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
+    public private(set) var bounds: PixelRect
     private var alpha: [UInt8]
 
-    init(width: Int, height: Int, bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+    init(width: Int, height: Int, bounds: PixelRect) {
         self.width = width
         self.height = height
         self.bounds = bounds
@@ -31,9 +31,8 @@ public final class ClipMask {
 
     /// Multiplies by another mask (the intersection of two clips).
     func intersect(with other: ClipMask) {
-        let b = (max(bounds.x0, other.bounds.x0), max(bounds.y0, other.bounds.y0),
-                 min(bounds.x1, other.bounds.x1), min(bounds.y1, other.bounds.y1))
-        bounds = b.0 < b.2 && b.1 < b.3 ? b : (0, 0, 0, 0)
+        let b = bounds.intersection(other.bounds)
+        bounds = b.isEmpty ? PixelRect(width: 0, height: 0) : b
         guard bounds.x0 < bounds.x1 else { return }
         for y in bounds.y0..<bounds.y1 {
             for x in bounds.x0..<bounds.x1 {

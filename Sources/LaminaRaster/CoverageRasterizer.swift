@@ -70,7 +70,7 @@ public final class CoverageRasterizer {
     }
 
     /// Deposits every edge of `polygons` and returns what the sweep must visit.
-    private func accumulate(_ polygons: [[Point]], clip: (x0: Int, y0: Int, x1: Int, y1: Int)?) -> Extent? {
+    private func accumulate(_ polygons: [[Point]], clip: PixelRect?) -> Extent? {
         let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
         let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
         guard cx0 < cx1, cy0 < cy1 else { return nil }
@@ -151,7 +151,7 @@ public final class CoverageRasterizer {
     /// the coverage of the columns `x0 ..< x0 + coverage.count`, clipped to `clip`. Every
     /// cell is visited; simple enough to trust, and the oracle for `rasterizeSpans`.
     public func rasterize(
-        _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil,
+        _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil,
         _ emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void
     ) {
         guard let e = accumulate(polygons, clip: clip) else { return }
@@ -182,7 +182,7 @@ public final class CoverageRasterizer {
     /// the stretches of cells edges touched (found through a per-row bitmap), handed to `sink`
     /// as spans of per-pixel coverage, and the constant-coverage stretches between them as runs.
     public func rasterizeSpans<Sink: SpanSink>(
-        _ polygons: [[Point]], rule: FillRule, clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil, into sink: inout Sink
+        _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil, into sink: inout Sink
     ) {
         guard let e = accumulate(polygons, clip: clip) else { return }
         // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.

@@ -235,7 +235,7 @@ struct PresentDamageTests {
             } else {
                 display.shadow.fill(pixel: 0xFF00_0000 | UInt32(frame * 12), x0: region.0, y0: region.1, x1: region.2, y1: region.3)
             }
-            try display.present(damage: region)
+            try display.present(damage: PixelRect(x0: region.0, y0: region.1, x1: region.2, y1: region.3))
             while rig.step() {}
             #expect(Pixels.differing(display.readFront(), display.shadow) == 0, "frame \(frame)")
         }

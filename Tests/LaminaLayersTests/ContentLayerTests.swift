@@ -21,14 +21,14 @@ private func placed<L: Layer>(_ layer: L, _ rect: Rect) -> L {
 }
 
 /// The columns and rows holding any pixel brighter than black.
-private func inkBox(_ b: PixelBuffer) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+private func inkBox(_ b: PixelBuffer) -> PixelRect? {
     var box: (Int, Int, Int, Int)?
     for y in 0..<b.height {
         for x in 0..<b.width where b[x, y] & 0x00FF_FFFF != 0 {
             box = box.map { (min($0.0, x), min($0.1, y), max($0.2, x + 1), max($0.3, y + 1)) } ?? (x, y, x + 1, y + 1)
         }
     }
-    return box.map { ($0.0, $0.1, $0.2, $0.3) }
+    return box.map { PixelRect(x0: $0.0, y0: $0.1, x1: $0.2, y1: $0.3) }
 }
 
 @Suite("Contents, gradient and text layers")

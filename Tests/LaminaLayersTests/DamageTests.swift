@@ -50,7 +50,7 @@ struct DamageTests {
         let canvas = Canvas(target: incremental)
         Transaction.begin()
         Transaction.disableActions = true
-        var lastDamage: Renderer.PixelRect?
+        var lastDamage: PixelRect?
         for frame in 1...25 {
             let layer = layers[n.pick(layers.count)]
             switch n.pick(7) {
@@ -85,7 +85,7 @@ struct DamageTests {
         let canvas = Canvas(target: PixelBuffer(width: 96, height: 64))
         let initial = try #require(tree.root.presentation())
         let first = renderer.renderDamage(initial, into: canvas, background: .black)
-        #expect(first.map { $0 == (0, 0, 96, 64) } == true)                  // the first frame is all damage
+        #expect(first == PixelRect(width: 96, height: 64))                  // the first frame is all damage
         #expect(renderer.renderDamage(initial, into: canvas, background: .black) == nil)
         Transaction.begin()
         Transaction.disableActions = true

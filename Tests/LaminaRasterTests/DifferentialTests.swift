@@ -66,9 +66,9 @@ struct DifferentialTests {
                               blue8: UInt8.random(in: 0...255, using: &rng),
                               alpha8: [255, 255, UInt8.random(in: 1...255, using: &rng)].randomElement(using: &rng)!)
             let rule: FillRule = Bool.random(using: &rng) ? .nonZero : .evenOdd
-            let clip: (x0: Int, y0: Int, x1: Int, y1: Int)? = Bool.random(using: &rng)
-                ? (Int.random(in: -5...width / 2, using: &rng), Int.random(in: -5...height / 2, using: &rng),
-                   Int.random(in: width / 2...width + 5, using: &rng), Int.random(in: height / 2...height + 5, using: &rng))
+            let clip: PixelRect? = Bool.random(using: &rng)
+                ? PixelRect(x0: Int.random(in: -5...width / 2, using: &rng), y0: Int.random(in: -5...height / 2, using: &rng),
+                            x1: Int.random(in: width / 2...width + 5, using: &rng), y1: Int.random(in: height / 2...height + 5, using: &rng))
                 : nil
             refCanvas.fill(path, color: color, rule: rule, clip: clip)
             fastCanvas.fill(path, color: color, rule: rule, clip: clip)

@@ -36,11 +36,11 @@ struct ScanoutConversionTests {
         let buffer = PixelBuffer(width: 5, height: 3)
         buffer.fill(pixel: 0xFF12_3456)
         var memory = [UInt32](repeating: 0xDEAD_BEEF, count: 8 * 3)     // pitch 32 bytes
-        memory.withUnsafeMutableBytes { buffer.copyXRGB8888(into: $0.baseAddress!, pitch: 32, region: (1, 1, 3, 2)) }
+        memory.withUnsafeMutableBytes { buffer.copyXRGB8888(into: $0.baseAddress!, pitch: 32, region: PixelRect(x0: 1, y0: 1, x1: 3, y1: 2)) }
         #expect(memory[8 + 1] == 0xFF12_3456 && memory[8 + 2] == 0xFF12_3456)
         #expect(memory[8 + 0] == 0xDEAD_BEEF && memory[8 + 3] == 0xDEAD_BEEF && memory[1] == 0xDEAD_BEEF)
         var small = [UInt16](repeating: 7, count: 6 * 3)
-        small.withUnsafeMutableBytes { buffer.copyRGB565(into: $0.baseAddress!, pitch: 12, region: (2, 0, 4, 1)) }
+        small.withUnsafeMutableBytes { buffer.copyRGB565(into: $0.baseAddress!, pitch: 12, region: PixelRect(x0: 2, y0: 0, x1: 4, y1: 1)) }
         #expect(small[2] != 7 && small[3] != 7 && small[1] == 7 && small[4] == 7 && small[6 + 2] == 7)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite("Flip damage clips")
 struct FlipDamageTests {
     /// The damage each flip carried while an 8x8 layer at (2, 2) flickers on a 40x30 output.
-    private func flipDamage(atomic: Bool, clips: Bool) throws -> [PixelBuffer.Region?] {
+    private func flipDamage(atomic: Bool, clips: Bool) throws -> [PixelRect?] {
         let rig = try DummyDisplayRig(width: 40, height: 30, refresh: 60, start: 0)
         rig.device.supportsAtomic = atomic
         rig.device.supportsDamageClips = clips
@@ -27,7 +27,7 @@ struct FlipDamageTests {
         let damage = try flipDamage(atomic: true, clips: true)
         #expect(damage.count >= 11)
         let first = try #require(damage.first ?? nil)
-        #expect(first == (0, 0, 40, 30))
+        #expect(first == PixelRect(width: 40, height: 30))
         // The renderer's damage: the square plus at most its one-pixel antialiasing margin.
         for region in damage.dropFirst() {
             let r = try #require(region)

@@ -137,7 +137,7 @@ struct ContactSheetTests {
         let region = ContactSheet.changedRegion([a, b, c])
         let m = ContactSheet.margin
         #expect(region.x0 == 40 - m && region.y0 == 30 - m && region.x1 == 61 + m && region.y1 == 51 + m)
-        #expect(ContactSheet.changedRegion([a, a]) == (0, 0, 100, 80))
+        #expect(ContactSheet.changedRegion([a, a]) == PixelRect(width: 100, height: 80))
         let sheet = ContactSheet.make(from: [a, b, c])
         let tileWidth = 61 + m - (40 - m)
         #expect(sheet.width == 3 * tileWidth + 4 * ContactSheet.gap)

@@ -1,13 +1,10 @@
 /// Writing the premultiplied working buffer into scanout memory, for a damaged region only.
 /// Premultiplied pixels over black are exactly the colour shown, so alpha is dropped.
 extension PixelBuffer {
-    /// A rectangle of pixels, `[x0, x1) × [y0, y1)`.
-    public typealias Region = (x0: Int, y0: Int, x1: Int, y1: Int)
-
-    private func clamped(_ r: Region?) -> Region? {
+    private func clamped(_ r: PixelRect?) -> PixelRect? {
         let x0 = max(0, r?.x0 ?? 0), y0 = max(0, r?.y0 ?? 0)
         let x1 = min(width, r?.x1 ?? width), y1 = min(height, r?.y1 ?? height)
-        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
+        return x0 < x1 && y0 < y1 ? PixelRect(x0: x0, y0: y0, x1: x1, y1: y1) : nil
     }
 
     /// An opaque image read back from XRGB8888 memory whose rows are `pitch` bytes apart (the
@@ -36,7 +33,7 @@ extension PixelBuffer {
     }
 
     /// Copies `region` (default: all) into XRGB8888 memory whose rows are `pitch` bytes apart.
-    public func copyXRGB8888(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil) {
+    public func copyXRGB8888(into memory: UnsafeMutableRawPointer, pitch: Int, region: PixelRect? = nil) {
         guard let r = clamped(region) else { return }
         for y in r.y0..<r.y1 {
             (memory + y * pitch + r.x0 * 4).copyMemory(from: pixels.baseAddress! + y * stride + r.x0,
@@ -51,7 +48,7 @@ extension PixelBuffer {
     /// rows are `pitch` bytes apart. With `dither` (the default, **Lamina choice**) a 4x4
     /// ordered dither spreads the lost low bits so gradients do not band; without it each
     /// channel is rounded to the nearest level.
-    public func copyRGB565(into memory: UnsafeMutableRawPointer, pitch: Int, region: Region? = nil, dither: Bool = true) {
+    public func copyRGB565(into memory: UnsafeMutableRawPointer, pitch: Int, region: PixelRect? = nil, dither: Bool = true) {
         guard let r = clamped(region) else { return }
         for y in r.y0..<r.y1 {
             let row = (memory + y * pitch).assumingMemoryBound(to: UInt16.self)

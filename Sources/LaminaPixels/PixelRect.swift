@@ -1,0 +1,41 @@
+/// A rectangle of device pixels, half-open: columns `x0..<x1`, rows `y0..<y1`. The one type
+/// for damage, clips, dirty regions and device boxes.
+public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    public var x0: Int
+    public var y0: Int
+    public var x1: Int
+    public var y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    /// The whole of a `width` x `height` buffer.
+    public init(width: Int, height: Int) {
+        self.init(x0: 0, y0: 0, x1: width, y1: height)
+    }
+
+    /// True when it holds no pixel.
+    public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
+    public var width: Int { max(0, x1 - x0) }
+    public var height: Int { max(0, y1 - y0) }
+    /// Pixels covered (0 when empty).
+    public var area: Int { width * height }
+
+    /// The smallest rectangle holding both (an empty one adds nothing).
+    public func union(_ other: PixelRect) -> PixelRect {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        return PixelRect(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
+    }
+
+    /// The part inside `other` (possibly empty).
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        PixelRect(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
+    }
+
+    public var description: String { "(\(x0), \(y0))–(\(x1), \(y1))" }
+}
