@@ -205,8 +205,8 @@ public final class Runtime {
         links.add(callback)
     }
 
-    /// The installed scene: the runtime owns it until `removeScene` (its links, recognizers
-    /// and handlers refer to it without a cycle that outlives the runtime).
+    /// The installed scene, owned by the runtime until `removeScene`, which also releases
+    /// every closure the scene registered (so closures capturing it cannot keep it alive).
     public internal(set) var scene: (any Scene)?
 
     /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
