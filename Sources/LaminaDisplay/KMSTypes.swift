@@ -194,30 +194,13 @@ public struct VBlankEvent: Hashable, Sendable {
     }
 }
 
-/// A KMS call that failed, with the errno the kernel (or the dummy) returned.
-public struct KMSError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The call, such as `"drmModePageFlip"`.
-    public var call: String
-    public var errno: Errno
-    public var detail: String
+/// A KMS call that failed, with the errno the kernel (or the dummy) returned: a failed system
+/// call like any other (`SystemCallError`), with what the output loop asks of it.
+public typealias KMSError = SystemCallError
 
-    public init(call: String, errno: Errno, detail: String = "") {
-        self.call = call
-        self.errno = errno
-        self.detail = detail
-    }
-
-    /// A failure a C call reported as a raw error number (its return value or `errno`).
-    public init(call: String, errno: Int32, detail: String = "") {
-        self.init(call: call, errno: Errno(rawValue: errno), detail: detail)
-    }
-
+extension SystemCallError {
     /// A flip is already pending on that CRTC: keep the frame queued and retry on the event.
     public var isBusy: Bool { errno == .resourceBusy }
     /// DRM master was lost (VT switch): pause output.
     public var isPermissionDenied: Bool { errno == .permissionDenied || errno == .notPermitted }
-
-    public var description: String {
-        "\(call) failed: errno \(errno.rawValue), \(errno)" + (detail.isEmpty ? "" : " (\(detail))")
-    }
 }

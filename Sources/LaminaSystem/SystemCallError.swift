@@ -1,7 +1,7 @@
 import SystemPackage
 
-/// A system call outside DRM that failed (opening a console, a VT ioctl), with its error
-/// number and what it was called on.
+/// A system call that failed (opening a console, a VT ioctl, a libdrm call: `KMSError` is
+/// this type), with its error number and what it was called on.
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call, such as `"open"` or `"VT_SETMODE"`.
     public var call: String
@@ -15,7 +15,7 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
         self.detail = detail
     }
 
-    /// A failure a C call reported through `errno`.
+    /// A failure a C call reported as a raw error number (its return value or `errno`).
     public init(call: String, errno: Int32, detail: String = "") {
         self.init(call: call, errno: Errno(rawValue: errno), detail: detail)
     }
