@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaminaGeometry
 
 /// How a layer moving along a keyframe path turns (`rotationMode`, rule 26).

@@ -1,5 +1,7 @@
 import LaminaGeometry
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A damped harmonic oscillator, the timing of `CASpringAnimation` and UIKit's springs
 /// (behaviour.md section E).

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaminaGeometry
 
 /// A 2-D affine transform split into the parts CSS Transforms 1 interpolates: translation,

@@ -62,18 +62,25 @@ public final class Display {
         var framebuffer: UInt32
     }
 
-    private var scanouts: [Scanout] = []
-    private var front = 0
+    /// What the display drives now: a lit connector's scanout buffers, or a virtual output.
+    private var output: Output
     /// Per scanout buffer, the part of `shadow` changed since it was last written.
     private var stale: [PixelRect?] = [PixelRect(width: Int.max, height: Int.max), PixelRect(width: Int.max, height: Int.max)]
     /// Pixels copied into scanout memory so far (damage makes this small).
     public private(set) var copiedPixels = 0
 
-    /// With no connector connected the display is dark: frames are drawn into `shadow` and
-    /// "flip" on a virtual vblank grid on this clock, so animations and links keep running
-    /// (display-input.md §8). Nil when lit.
-    private var virtualOutput: VirtualVBlanks?
+    /// The clock a dark display paces its virtual vblanks on; without one a display cannot
+    /// run dark (a lost connector then keeps failing flips until it returns).
     private let clock: MonotonicClock?
+
+    /// Lit or dark: the one place the display's output state lives.
+    private enum Output {
+        /// A connector shows `buffers[front]`; frames are copied into the other and flipped.
+        case lit(buffers: [Scanout], front: Int)
+        /// No connector is connected: frames are drawn into `shadow` and "flip" on a virtual
+        /// vblank grid on `clock`, so animations and links keep running (display-input.md §8).
+        case dark(VirtualVBlanks, clock: MonotonicClock)
+    }
 
     /// The virtual output's vblanks, and the one event pending on them.
     private struct VirtualVBlanks {
@@ -86,7 +93,10 @@ public final class Display {
     }
 
     /// True while a connector is lit; false on the virtual output.
-    public var isLit: Bool { virtualOutput == nil }
+    public var isLit: Bool {
+        if case .lit = output { return true }
+        return false
+    }
 
     private static func union(_ a: PixelRect?, _ b: PixelRect) -> PixelRect? {
         guard !b.isEmpty else { return a }                         // nothing changed
@@ -96,8 +106,10 @@ public final class Display {
 
     /// The front buffer's pixels as written (XRGB8888 only), for checks.
     public func readFront() -> PixelBuffer {
-        precondition(format == .xrgb8888 && isLit, "readFront reads a lit display's XRGB8888 buffers")
-        let scanout = scanouts[front]
+        guard format == .xrgb8888, case .lit(let buffers, let front) = output else {
+            preconditionFailure("readFront reads a lit display's XRGB8888 buffers")
+        }
+        let scanout = buffers[front]
         return PixelBuffer(xrgb8888: scanout.memory.baseAddress!, pitch: scanout.buffer.pitch, width: width, height: height)
     }
 
@@ -123,7 +135,10 @@ public final class Display {
     /// Seconds per vblank, from the mode timings (not the integer `vrefresh`).
     public var frameDuration: Double { 1 / mode.refreshRate }
     /// The framebuffer currently scanned out (0 while dark).
-    public var frontFramebuffer: UInt32 { scanouts.isEmpty ? 0 : scanouts[front].framebuffer }
+    public var frontFramebuffer: UInt32 {
+        guard case .lit(let buffers, let front) = output, buffers.indices.contains(front) else { return 0 }  // dark or closed
+        return buffers[front].framebuffer
+    }
 
     /// Brings up an output: the named connector (or the first connected one), the requested
     /// mode, a CRTC that can drive it, two dumb buffers of `format`, and a modeset showing a
@@ -148,14 +163,17 @@ public final class Display {
             mode = virtualMode!
             crtc = 0
             shadow = PixelBuffer(width: virtualMode!.width, height: virtualMode!.height)
-            virtualOutput = VirtualVBlanks(epoch: clock!.now, period: 1 / virtualMode!.refreshRate)
+            output = .dark(VirtualVBlanks(epoch: clock!.now, period: 1 / virtualMode!.refreshRate), clock: clock!)
             return
         }
         connector = choice.connector
         mode = choice.mode
         crtc = choice.crtc
         shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
-        try light()
+        output = .lit(buffers: try Self.light(device: device, connector: choice.connector, mode: choice.mode,
+                                              crtc: choice.crtc, format: format), front: 0)
+        let whole = PixelRect(width: width, height: height)
+        stale = [whole, whole]
     }
 
     /// The connector, mode and CRTC the request names on what the device offers now.
@@ -190,25 +208,25 @@ public final class Display {
         return (chosen, mode, crtc)
     }
 
-    /// Two dumb buffers of the mode, and a modeset showing the first; the whole shadow is
-    /// copied out on the next `present`.
-    private func light() throws(DisplayError) {
+    /// Two dumb buffers of `mode`, and a modeset showing the first. On failure whatever was
+    /// made is freed again and nothing changed.
+    private static func light(device: KMSDevice, connector: KMSConnector, mode: KMSMode, crtc: UInt32,
+                              format: PixelFormat) throws(DisplayError) -> [Scanout] {
+        var buffers: [Scanout] = []
         do {
             for _ in 0..<2 {
                 let buffer = try device.createDumbBuffer(width: mode.width, height: mode.height,
                                                          bitsPerPixel: format.bitsPerPixel)
                 let memory = try device.mapDumbBuffer(buffer)
                 let fb = try device.addFramebuffer(buffer, format: format)
-                scanouts.append(Scanout(buffer: buffer, memory: memory, framebuffer: fb))
+                buffers.append(Scanout(buffer: buffer, memory: memory, framebuffer: fb))
             }
-            front = 0
-            try device.setCRTC(crtc, framebuffer: scanouts[0].framebuffer, connector: connector.id, mode: mode)
+            try device.setCRTC(crtc, framebuffer: buffers[0].framebuffer, connector: connector.id, mode: mode)
         } catch {
-            releaseBuffers()
+            release(buffers, on: device)
             throw .kms(error)
         }
-        let whole = PixelRect(width: width, height: height)
-        stale = [whole, whole]
+        return buffers
     }
 
     /// What a hotplug changed, after `connectorsChanged`.
@@ -229,7 +247,7 @@ public final class Display {
             if resources.connectors.contains(where: { $0.id == connector.id && $0.isConnected }) { return .unchanged }
             guard let clock else { return .unchanged }            // nowhere to run dark: keep trying to flip
             releaseBuffers()
-            virtualOutput = VirtualVBlanks(epoch: clock.now, period: frameDuration)
+            output = .dark(VirtualVBlanks(epoch: clock.now, period: frameDuration), clock: clock)
             forgetFlipState()
             connector = KMSConnector(id: 0, name: "none", isConnected: false, modes: [mode], possibleCRTCs: [])
             return .wentDark
@@ -240,15 +258,19 @@ public final class Display {
         } catch where error.isMissingConnector {
             return .unchanged
         }
+        // Lit first: a panel that cannot be lit leaves the display dark as it was.
+        let buffers = try Self.light(device: device, connector: choice.connector, mode: choice.mode,
+                                     crtc: choice.crtc, format: format)
         connector = choice.connector
         crtc = choice.crtc
         if choice.mode.width != mode.width || choice.mode.height != mode.height {
             shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
         }
         mode = choice.mode
-        virtualOutput = nil
+        output = .lit(buffers: buffers, front: 0)
+        let whole = PixelRect(width: width, height: height)
+        stale = [whole, whole]
         forgetFlipState()
-        try light()
         isBlanked = false                                    // a new modeset lights the panel
         return .lit
     }
@@ -256,7 +278,7 @@ public final class Display {
     /// When the next event is due on a clock, for the run loop's timeout: the device's, or
     /// the virtual output's while dark.
     public var nextEventTime: Double? {
-        guard let virtual = virtualOutput else { return device.nextEventTime }
+        guard case .dark(let virtual, _) = output else { return device.nextEventTime }
         let times = [virtual.pending.map { virtual.time($0.sequence) }, device.nextEventTime].compactMap { $0 }
         return times.min()
     }
@@ -276,18 +298,22 @@ public final class Display {
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         if lastVBlank == nil { _ = try? resynchronize() }
-        if var virtual = virtualOutput, let clock {
+        let buffers: [Scanout], back: Int
+        switch output {
+        case .dark(var virtual, let clock):
             virtual.pending = (.pageFlip, virtual.next(after: clock.now))
-            virtualOutput = virtual
+            output = .dark(virtual, clock: clock)
             isFlipPending = true
             targetedSequence = lastVBlank.map { $0.sequence + 1 }
             return
+        case .lit(let lit, let front):
+            buffers = lit
+            back = 1 - front
         }
-        let back = 1 - front
         if let r = stale[back] {
             let region = r.intersection(whole)
             if !region.isEmpty {
-                let memory = scanouts[back].memory.baseAddress!, pitch = scanouts[back].buffer.pitch
+                let memory = buffers[back].memory.baseAddress!, pitch = buffers[back].buffer.pitch
                 switch format {
                 case .xrgb8888: shadow.copyXRGB8888(into: memory, pitch: pitch, region: region)
                 case .rgb565: shadow.copyRGB565(into: memory, pitch: pitch, region: region)
@@ -298,7 +324,7 @@ public final class Display {
         stale[back] = nil
         // The kernel's damage clip is this frame's change, not the buffer-age union.
         let clip = damage.map { $0.intersection(whole) }
-        try device.pageFlip(crtc: crtc, framebuffer: scanouts[back].framebuffer, damage: clip)
+        try device.pageFlip(crtc: crtc, framebuffer: buffers[back].framebuffer, damage: clip)
         isFlipPending = true
         targetedSequence = lastVBlank.map { $0.sequence + 1 }
     }
@@ -306,9 +332,9 @@ public final class Display {
     /// Asks for an event at the next vblank without a new frame (a display link that is due
     /// on a later vblank, or a frame that waits for input).
     public func requestVBlank() throws(KMSError) {
-        if var virtual = virtualOutput, let clock {
+        if case .dark(var virtual, let clock) = output {
             if virtual.pending == nil { virtual.pending = (.sequence, virtual.next(after: clock.now)) }
-            virtualOutput = virtual
+            output = .dark(virtual, clock: clock)
             return
         }
         try device.queueVBlankEvent(crtc: crtc)
@@ -318,7 +344,7 @@ public final class Display {
     /// timestamp rather than a stale flip (display-input.md §4).
     @discardableResult
     public func resynchronize() throws(KMSError) -> (sequence: UInt64, timestamp: Double) {
-        if let virtual = virtualOutput, let clock {
+        if case .dark(let virtual, let clock) = output {
             let sequence = virtual.next(after: clock.now) - 1
             lastVBlank = (sequence, virtual.time(sequence))
             return lastVBlank!
@@ -331,10 +357,10 @@ public final class Display {
     /// Delivers completed flips and vblanks; after a flip the old front buffer becomes the
     /// back buffer.
     public func dispatchEvents(_ handler: (VBlankEvent) -> Void) throws(KMSError) {
-        if var virtual = virtualOutput {
-            guard let clock, let pending = virtual.pending, virtual.time(pending.sequence) <= clock.now else { return }
+        if case .dark(var virtual, let clock) = output {
+            guard let pending = virtual.pending, virtual.time(pending.sequence) <= clock.now else { return }
             virtual.pending = nil
-            virtualOutput = virtual
+            output = .dark(virtual, clock: clock)
             let event = VBlankEvent(kind: pending.kind, crtc: 0, sequence: pending.sequence,
                                     timestamp: virtual.time(pending.sequence))
             if event.kind == .pageFlip {
@@ -348,7 +374,7 @@ public final class Display {
         }
         try device.handleEvents { event in
             if event.kind == .pageFlip {
-                front = 1 - front
+                if case .lit(let buffers, let front) = output { output = .lit(buffers: buffers, front: 1 - front) }
                 isFlipPending = false
                 presentedFrames += 1
                 if let target = targetedSequence, event.sequence > target {
@@ -371,9 +397,9 @@ public final class Display {
         guard !isBlanked else { return }
         if isLit { try device.setPower(false, connector: connector.id) }
         isBlanked = true
-        if var virtual = virtualOutput {
+        if case .dark(var virtual, let clock) = output {
             virtual.pending = nil
-            virtualOutput = virtual
+            output = .dark(virtual, clock: clock)
         }
         forgetFlipState()
     }
@@ -403,8 +429,8 @@ public final class Display {
     /// Sets the mode again showing the front buffer (flips keep being refused: something
     /// else turned the CRTC off or changed it) and copies the whole frame out next time.
     public func setModeAgain() throws(KMSError) {
-        guard isLit else { return }
-        try device.setCRTC(crtc, framebuffer: scanouts[front].framebuffer, connector: connector.id, mode: mode)
+        guard case .lit(let buffers, let front) = output else { return }
+        try device.setCRTC(crtc, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
         if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
         let whole = PixelRect(width: width, height: height)
         stale = [whole, whole]
@@ -427,13 +453,18 @@ public final class Display {
         releaseBuffers()
     }
 
+    /// Frees a lit display's buffers (it is about to go dark, or is closing).
     private func releaseBuffers() {
-        for s in scanouts {
+        guard case .lit(let buffers, _) = output else { return }
+        Self.release(buffers, on: device)
+        output = .lit(buffers: [], front: 0)
+    }
+
+    private static func release(_ buffers: [Scanout], on device: KMSDevice) {
+        for s in buffers {
             device.removeFramebuffer(s.framebuffer)
             device.destroyDumbBuffer(s.buffer, mapping: s.memory)
         }
-        scanouts.removeAll()
-        front = 0
     }
 
     /// Row by row by `pitch`: premultiplied pixels over black are exactly the XRGB values.

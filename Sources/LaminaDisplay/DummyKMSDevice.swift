@@ -114,6 +114,9 @@ public final class DummyKMSDevice: KMSDevice {
         connectors[0].panelOrientation = orientation
     }
 
+    /// Dumb buffers allocated and not yet destroyed (a leak shows here).
+    public var dumbBufferCount: Int { allocations.count }
+
     public func createDumbBuffer(width: Int, height: Int, bitsPerPixel: Int) throws(KMSError) -> DumbBuffer {
         guard width > 0, height > 0, bitsPerPixel == 32 || bitsPerPixel == 16 else {
             throw KMSError(call: "DRM_IOCTL_MODE_CREATE_DUMB", errno: Errno.invalidArgument)

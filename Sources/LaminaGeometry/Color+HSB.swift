@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Color {
     /// `UIColor(hue:saturation:brightness:alpha:)`: standard HSV → RGB (rule 66).

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A 4x4 homogeneous transform with Core Animation's conventions (`CATransform3D`).
 ///

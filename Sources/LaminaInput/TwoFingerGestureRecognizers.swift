@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaminaGeometry
 
 /// The shared part of pinch and rotation: two fingers, a quantity measured between them

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaminaGeometry
 
 /// Bad SVG path data: where (a character offset into the string) and why.

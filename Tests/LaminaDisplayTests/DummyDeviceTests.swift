@@ -88,6 +88,29 @@ struct DisplayTests {
         }
     }
 
+    @Test("a panel plugged in that cannot be lit leaves the display dark and flipping virtually, its buffers freed")
+    func unlightablePanelStaysDark() throws {
+        let clock = VirtualClock(start: 0)
+        let device = DummyKMSDevice(clock: clock)
+        device.setConnected(false)
+        _ = device.takeHotplug()
+        let display = try Display(device: device, virtualMode: .cea1080p60, clock: clock)
+        #expect(!display.isLit && device.dumbBufferCount == 0)
+        device.isMasterLost = true                                // the modeset will be refused
+        device.setConnected(true)
+        _ = device.takeHotplug()
+        #expect(throws: DisplayError.self) { try display.connectorsChanged() }
+        #expect(!display.isLit && display.frontFramebuffer == 0 && device.dumbBufferCount == 0)
+        try display.present()                                     // still flips on the virtual output
+        clock.advance(to: try #require(display.nextEventTime))
+        var kinds: [VBlankEvent.Kind] = []
+        try display.dispatchEvents { kinds.append($0.kind) }
+        #expect(kinds == [.pageFlip] && !display.isFlipPending, "\(kinds)")
+        device.isMasterLost = false
+        #expect(try display.connectorsChanged() == .lit)
+        #expect(display.isLit && display.frontFramebuffer != 0 && device.dumbBufferCount == 2)
+    }
+
     @Test("no connected connector, or a named one that is missing, is an error")
     func connectorErrors() {
         let device = DummyKMSDevice(clock: VirtualClock())
