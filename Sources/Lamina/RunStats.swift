@@ -92,20 +92,23 @@ public struct RunStats: Codable, Sendable {
 extension Runtime {
     /// The numbers so far.
     public var stats: RunStats {
-        let idle = idleSeconds + (idleSince.map { clock.now - $0 } ?? 0)
+        let t = telemetry
+        let idle = t.idleSeconds + (t.idleSince.map { clock.now - $0 } ?? 0)
         let screen = Double(display.width * display.height)
+        let idleCPU = t.idleCPUSeconds + (t.idleCPUStart.map { RunTelemetry.processCPUTime() - $0 } ?? 0)
         return RunStats(
-            seconds: clock.now - startTime, frames: renderedFrames, flips: flipCadence.count, flipRate: flipCadence.rate,
-            flipIntervalJitterMs: flipCadence.jitter.map { $0 * 1000 },
-            flipIntervalMaxDeviationMs: flipCadence.maxDeviation.map { $0 * 1000 },
+            seconds: clock.now - t.startTime, frames: t.renderedFrames, flips: t.flipCadence.count,
+            flipRate: t.flipCadence.rate,
+            flipIntervalJitterMs: t.flipCadence.jitter.map { $0 * 1000 },
+            flipIntervalMaxDeviationMs: t.flipCadence.maxDeviation.map { $0 * 1000 },
             missedVBlanks: display.missedVBlanks, failedFlips: failedFlips, deviceStalls: deviceStalls,
-            renderMs: RunStats.Percentiles(frameCosts),
-            inputToFlipMs: RunStats.Percentiles(inputLatencies), inputsWithoutChange: inputsWithoutChange,
-            touches: touchCount, gestures: dispatcher.recognizedGestures,
-            idleSeconds: idle, idleWakeUps: idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(idleWakeUps) / idle : nil,
-            cpuSeconds: Runtime.processCPUTime() - startCPU,
-            idleCPUMsPerSecond: idle > 0 ? (idleCPUSeconds + (idleCPUStart.map { Runtime.processCPUTime() - $0 } ?? 0)) * 1000 / idle : nil,
-            frameRequestToFlipMs: RunStats.Percentiles(requestLatencies),
-            damagedFraction: renderedFrames > 0 && screen > 0 ? Double(damagedPixels) / (Double(renderedFrames) * screen) : nil)
+            renderMs: RunStats.Percentiles(t.frameCosts),
+            inputToFlipMs: RunStats.Percentiles(t.inputLatencies), inputsWithoutChange: t.inputsWithoutChange,
+            touches: t.touchCount, gestures: dispatcher.recognizedGestures,
+            idleSeconds: idle, idleWakeUps: t.idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(t.idleWakeUps) / idle : nil,
+            cpuSeconds: RunTelemetry.processCPUTime() - t.startCPU,
+            idleCPUMsPerSecond: idle > 0 ? idleCPU * 1000 / idle : nil,
+            frameRequestToFlipMs: RunStats.Percentiles(t.requestLatencies),
+            damagedFraction: t.renderedFrames > 0 && screen > 0 ? Double(t.damagedPixels) / (Double(t.renderedFrames) * screen) : nil)
     }
 }

@@ -10,7 +10,7 @@ extension Runtime {
     /// When the runtime next checks the watchdog (nil without one).
     var watchdogCheckTime: Double? {
         guard let interval = watchdogInterval else { return nil }
-        return nextWatchdogCheck ?? (startTime + interval / 2)
+        return nextWatchdogCheck ?? (telemetry.startTime + interval / 2)
     }
 
     /// A flip or vblank completed: the display loop is alive.

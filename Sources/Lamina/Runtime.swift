@@ -36,34 +36,15 @@ public final class Runtime {
     var retryAt: Double?
     var signals: SignalWatcher?
     var stopRequested = false
-    // Telemetry (RunStats), all in fixed memory (decision 88).
-    let startTime: Double
+    /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
+    private(set) var telemetry: RunTelemetry
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
-    public private(set) var flipCadence = FlipCadence()
+    public var flipCadence: FlipCadence { telemetry.flipCadence }
     /// How many flips completed.
-    public var flipCount: Int { flipCadence.count }
+    public var flipCount: Int { telemetry.flipCadence.count }
     /// The kernel's timestamps of the most recent completed flips (up to
     /// `FlipCadence.recentCapacity`), oldest first.
-    public var recentFlipTimestamps: [Double] { Array(flipCadence.recent) }
-    private(set) var inputLatencies = DurationDistribution()
-    private(set) var inputsWithoutChange = 0
-    private(set) var touchCount = 0
-    /// Times of the inputs that changed something since the last frame was handed over (at
-    /// most `maxPendingInputs`; more between two frames count once, at the earliest).
-    private var pendingInputTimes: [Double] = []
-    private static let maxPendingInputs = 256
-    private var inputsInFlight: [[Double]] = []
-    private(set) var idleSeconds = 0.0
-    private(set) var idleSince: Double?
-    private(set) var idleWakeUps = 0
-    let startCPU = Runtime.processCPUTime()
-    private(set) var idleCPUStart: Double?
-    private(set) var idleCPUSeconds = 0.0
-    private(set) var requestLatencies = DurationDistribution()
-    /// When a change woke the idle display, until the frame drawn for it is handed over.
-    private var pendingRequestTime: Double?
-    /// Per flip in flight, the wake-up request it answers.
-    private var requestsInFlight: [Double?] = []
+    public var recentFlipTimestamps: [Double] { Array(telemetry.flipCadence.recent) }
     /// Set by anything `step` handled (input, a display event, a frame).
     var workDone = false
     /// Receives every key press and release from libinput.
@@ -85,8 +66,6 @@ public final class Runtime {
     /// Receives each measured frame's drawing and present times in seconds (benchmarks keep
     /// their own series; the runtime keeps only a distribution and the last 60).
     public var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)?
-    private(set) var frameCosts = DurationDistribution()
-    private var recentFrameCosts = RecentValues(capacity: 60)
 
     /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
     /// drawn; `WATCHDOG=1` as flips (or, idle, probing vblanks) complete; `STATUS=` lines.
@@ -102,9 +81,9 @@ public final class Runtime {
     private var announcedReady = false
 
     /// Frames drawn and handed to the display.
-    public private(set) var renderedFrames = 0
+    public var renderedFrames: Int { telemetry.renderedFrames }
     /// Pixels redrawn over the run (the damage of every frame).
-    public private(set) var damagedPixels = 0
+    public var damagedPixels: Int { telemetry.damagedPixels }
     /// Calls into the display driver that held the loop longer than half a second (logged).
     public internal(set) var deviceStalls = 0
     /// Page flips the device refused (logged and retried).
@@ -188,7 +167,7 @@ public final class Runtime {
         loop = clock.makeEventLoop()
         self.background = background
         self.logger = logger
-        startTime = clock.now
+        telemetry = RunTelemetry(startTime: clock.now)
         lastInputTime = clock.now
         let root = Layer()
         root.name = "root"
@@ -255,25 +234,17 @@ public final class Runtime {
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
-            if wasIdle && idleSince == nil {
-                idleSince = clock.now
-                idleCPUStart = Runtime.processCPUTime()
-            }
+            if wasIdle { telemetry.enterIdle(at: clock.now) }
             let wake = wait(until: next)
             if stopRequested { return .signal }
             if wake == .nothingPending {
-                endIdle()
+                telemetry.leaveIdle(at: clock.now)
                 return .nothingPending
             }
-            let cpuAtWake = idleCPUStart != nil ? Runtime.processCPUTime() : 0
+            let cpuAtWake = telemetry.idleCPUStart != nil ? RunTelemetry.processCPUTime() : 0
             workDone = false
             step()
-            if let start = idleCPUStart, !isQuiet {
-                idleCPUSeconds += cpuAtWake - start                      // the sleep, not the work that ended it
-                idleCPUStart = nil
-            }
-            if wasIdle && !workDone { idleWakeUps += 1 }          // woke for nothing
-            if !isQuiet { endIdle() }
+            telemetry.woke(at: clock.now, cpuAtWake: cpuAtWake, wasIdle: wasIdle, stillQuiet: isQuiet, didWork: workDone)
         }
     }
 
@@ -281,17 +252,6 @@ public final class Runtime {
     /// should sleep.
     private var isQuiet: Bool { isIdle && (display.isBlanked || !tree.needsFrame && !links.hasActiveLinks) }
 
-    private func endIdle() {
-        if let since = idleSince { idleSeconds += clock.now - since }
-        idleSince = nil
-    }
-
-    /// CPU time this process has used, user and system (`CLOCK_PROCESS_CPUTIME_ID`).
-    static func processCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     /// Handles everything due now: touches, retries, vblank events, then wakes the display
     /// if something needs a frame.
@@ -301,11 +261,11 @@ public final class Runtime {
             for event in source.events(upTo: now) {
                 workDone = true
                 guard admitTouch(event) else { continue }
-                if case .down = event.kind { touchCount += 1 }
+                if case .down = event.kind { telemetry.touchWentDown() }
                 let mark = changeMark
                 dispatcher.dispatch(event)
                 if case .frame = event.kind { continue }
-                noteInput(at: event.time, changed: changeMark != mark)
+                telemetry.noteInput(at: event.time, changed: changeMark != mark)
             }
         }
         if let deadline = dispatcher.nextDeadline, now >= deadline {
@@ -319,7 +279,7 @@ public final class Runtime {
                 let mark = changeMark
                 keyHandler?(key)
                 for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
-                noteInput(at: now, changed: changeMark != mark)
+                telemetry.noteInput(at: now, changed: changeMark != mark)
             }
         }
         if let keyboard, let due = keyboard.nextRepeatTime, now >= due {
@@ -360,16 +320,6 @@ public final class Runtime {
     /// removed) and whether a display link runs.
     private var changeMark: (UInt64, Bool) { (tree.modelChanges, links.hasActiveLinks) }
 
-    /// Counts an input that changed something toward the input-to-flip latency of the next
-    /// frame handed over, and one that changed nothing as such.
-    private func noteInput(at time: Double, changed: Bool) {
-        guard changed else {
-            inputsWithoutChange += 1
-            return
-        }
-        if pendingInputTimes.count < Self.maxPendingInputs { pendingInputTimes.append(time) }
-    }
-
     /// The implicit transaction: changes made during this turn of the loop take effect now,
     /// with the current time as their commit time (rule 38).
     private func commitIfNeeded() {
@@ -380,13 +330,7 @@ public final class Runtime {
         workDone = true
         if event.kind == .sequence { vblankRequested = false }
         if event.kind == .pageFlip {
-            flipCadence.record(event.timestamp, frameDuration: display.frameDuration)
-            if !inputsInFlight.isEmpty {
-                for time in inputsInFlight.removeFirst() { inputLatencies.record(event.timestamp - time) }
-            }
-            if !requestsInFlight.isEmpty, let requested = requestsInFlight.removeFirst() {
-                requestLatencies.record(event.timestamp - requested)
-            }
+            telemetry.flipCompleted(at: event.timestamp, frameDuration: display.frameDuration)
         }
         displayProgressed(at: clock.now)
         if event.kind == .pageFlip && !announcedReady {
@@ -400,7 +344,7 @@ public final class Runtime {
     /// After idle: re-sync to the current vblank, run the links, draw if needed.
     private func wakeIfNeeded() {
         guard isIdle, !isOutputPaused, !display.isBlanked, tree.needsFrame || links.hasActiveLinks else { return }
-        if tree.needsFrame && pendingRequestTime == nil { pendingRequestTime = clock.now }
+        if tree.needsFrame { telemetry.frameRequested(at: clock.now) }
         do {
             let vblank = try timedDeviceCall("a vblank query") { () throws(KMSError) in try display.resynchronize() }
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
@@ -436,7 +380,7 @@ public final class Runtime {
     /// How long before the vblank a frame in the repaint window starts.
     var currentRepaintBudget: Double {
         if let repaintBudget { return repaintBudget }
-        return max(0.002, 1.5 * (recentFrameCosts.values.max() ?? display.frameDuration) + 0.001)
+        return max(0.002, 1.5 * (telemetry.recentFrameCosts.values.max() ?? display.frameDuration) + 0.001)
     }
 
     /// Commit, evaluate at `targetTimestamp`, draw, flip; then the animation callbacks.
@@ -450,13 +394,12 @@ public final class Runtime {
         if let presentation = tree.root.presentation(),
            let changed = renderer.renderDamage(presentation, into: canvas, background: background) {
             damage = changed
-            damagedPixels += changed.area
+            telemetry.frameDrawn(damagedPixels: changed.area)
         }
         let presentStart = timingClock?.now
         defer {
             if let rasterStart, let presentStart, let end = timingClock?.now {
-                frameCosts.record(end - rasterStart)
-                recentFrameCosts.append(end - rasterStart)
+                telemetry.frameCost(end - rasterStart)
                 onFrameTimed?(presentStart - rasterStart, end - presentStart)
             }
         }
@@ -466,11 +409,7 @@ public final class Runtime {
                 logger.notice("page flips work again after \(failuresInARow) refused")
                 failuresInARow = 0
             }
-            renderedFrames += 1
-            inputsInFlight.append(pendingInputTimes)             // these inputs show with this flip
-            pendingInputTimes.removeAll()
-            requestsInFlight.append(pendingRequestTime)
-            pendingRequestTime = nil
+            telemetry.frameHandedOver()                          // its inputs and request show with this flip
             recorder?.record(display.shadow)
         } catch {
             outputRefused(error)
