@@ -7,32 +7,21 @@ import LaminaDisplay
 /// and pings when it arrives. Dark on purpose (blanked, switched to another VT, no panel
 /// connected) counts as healthy and pings on the timer; a lost DRM master does not.
 extension Runtime {
-    /// When the runtime next checks the watchdog (nil without one).
-    var watchdogCheckTime: Double? {
-        guard let interval = watchdogInterval else { return nil }
-        return nextWatchdogCheck ?? (telemetry.startTime + interval / 2)
-    }
-
     /// A flip or vblank completed: the display loop is alive.
     func displayProgressed(at now: Double) {
-        guard let interval = watchdogInterval else { return }
-        if now - (lastWatchdogPing ?? -.infinity) >= interval / 2 { pingWatchdog(at: now) }
+        if watchdog.pingDue(onProgressAt: now) { pingWatchdog(at: now) }
     }
 
     private func pingWatchdog(at now: Double) {
-        guard let interval = watchdogInterval else { return }
         notifier?.notify("WATCHDOG=1")
-        watchdogPings += 1
-        lastWatchdogPing = now
-        nextWatchdogCheck = now + interval / 2
+        watchdog.pinged(at: now)
     }
 
     /// At the half period without progress: ping for a screen dark on purpose, probe an idle
     /// one with a vblank request, and stay silent while the output is lost.
     func checkWatchdog(now: Double) {
-        guard let interval = watchdogInterval, let due = watchdogCheckTime, now >= due else { return }
+        guard watchdog.takeCheck(at: now) else { return }
         workDone = true
-        nextWatchdogCheck = now + interval / 4                     // look again if no event comes
         if display.isBlanked || isSwitchedAway || !display.isLit {
             pingWatchdog(at: now)
             return

@@ -70,14 +70,17 @@ public final class Runtime {
     /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
     /// drawn; `WATCHDOG=1` as flips (or, idle, probing vblanks) complete; `STATUS=` lines.
     public var notifier: SystemdNotifier? {
-        didSet { watchdogInterval = notifier?.watchdogInterval }
+        didSet { watchdog.interval = notifier?.watchdogInterval }
     }
+    /// When the systemd watchdog is fed (Runtime+Watchdog.swift).
+    var watchdog: WatchdogSchedule
     /// The systemd watchdog period, nil without one (`WatchdogSec=`).
-    public var watchdogInterval: Double?
-    var lastWatchdogPing: Double?
-    var nextWatchdogCheck: Double?
+    public var watchdogInterval: Double? {
+        get { watchdog.interval }
+        set { watchdog.interval = newValue }
+    }
     /// Watchdog pings sent.
-    public internal(set) var watchdogPings = 0
+    public var watchdogPings: Int { watchdog.pings }
     private var announcedReady = false
 
     /// Frames drawn and handed to the display.
@@ -168,6 +171,7 @@ public final class Runtime {
         self.background = background
         self.logger = logger
         telemetry = RunTelemetry(startTime: clock.now)
+        watchdog = WatchdogSchedule(start: clock.now)
         lastInputTime = clock.now
         let root = Layer()
         root.name = "root"
@@ -230,7 +234,7 @@ public final class Runtime {
             if let blankDueAt { candidates.append(blankDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
-            if let watchdog = watchdogCheckTime { candidates.append(watchdog) }
+            if let check = watchdog.checkTime { candidates.append(check) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()
             let wasIdle = isQuiet
