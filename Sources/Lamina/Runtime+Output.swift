@@ -67,7 +67,7 @@ extension Runtime {
         }
         vblankRequested = false
         retryAt = nil
-        lastInputTime = clock.now                     // a newly lit panel gets a full idle period
+        blanking.lastInput = clock.now                     // a newly lit panel gets a full idle period
         tree.setNeedsCommit()
     }
 
@@ -98,7 +98,7 @@ extension Runtime {
         isSwitchedAway = false
         vtSwitch?.acknowledgeReturn()
         inputSources.forEach { $0.resume() }
-        lastInputTime = clock.now
+        blanking.lastInput = clock.now
         resumeOutput()
     }
 

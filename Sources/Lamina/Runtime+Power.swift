@@ -10,8 +10,8 @@ extension Runtime {
     /// When the panel is due to blank, for the loop's timeout (nil: never, already dark, or
     /// a flip is in flight, whose event wakes the loop anyway).
     var blankDueAt: Double? {
-        guard let blankAfter, !display.isBlanked, !isOutputPaused, !display.isFlipPending else { return nil }
-        return lastInputTime + blankAfter
+        guard !display.isBlanked, !isOutputPaused, !display.isFlipPending else { return nil }
+        return blanking.dueAt
     }
 
     /// Blanks the panel when the idle time is up and no flip is in flight.
@@ -21,14 +21,13 @@ extension Runtime {
             try timedDeviceCall("turning the panel off") { () throws(KMSError) in try display.blank() }
         } catch {
             logger.warning("cannot blank the display: \(error); trying again after another idle period")
-            lastInputTime = now
+            blanking.lastInput = now
             return
         }
         workDone = true
         forgetScheduledOutput()
-        blankCount += 1
-        blankedSince = now
-        logger.info("display blanked after \(String(format: "%g", blankAfter!)) s without a touch")
+        blanking.blanked(at: now)
+        logger.info("display blanked after \(String(format: "%g", blankAfter ?? 0)) s without a touch")
         announceStatus("blanked (idle); a touch wakes it")
     }
 
@@ -37,20 +36,13 @@ extension Runtime {
     /// down with it are swallowed until all have lifted.
     func admitTouch(_ event: TouchEvent) -> Bool {
         if isSwitchedAway { return false }                          // another VT has the screen
-        lastInputTime = clock.now
+        blanking.lastInput = clock.now
         if display.isBlanked {
             guard case .down = event.kind else { return false }     // stray motion on a dark panel
             wake()
-            wakingTouches = []
+            blanking.beginWaking()
         }
-        guard var waking = wakingTouches else { return true }
-        switch event.kind {
-        case .down(let slot, _): waking.insert(slot)
-        case .up(let slot), .cancel(let slot): waking.remove(slot)
-        case .motion, .frame: break
-        }
-        wakingTouches = waking.isEmpty ? nil : waking
-        return false
+        return !blanking.swallows(event)
     }
 
     /// Turns the panel on showing the last frame; the next frame (animations moved on while
@@ -62,8 +54,7 @@ extension Runtime {
             logger.warning("cannot turn the display back on: \(error)")
             return
         }
-        if let since = blankedSince { blankedSeconds += clock.now - since }
-        blankedSince = nil
+        blanking.woke(at: clock.now)
         logger.info("display woken by a touch (the waking touch is not delivered)")
         announceStatus(showingStatus)
         tree.setNeedsCommit()

@@ -114,17 +114,17 @@ public final class Runtime {
     /// True between a VT switch away and the return: master is dropped, nothing is drawn.
     public internal(set) var isSwitchedAway = false
 
+    /// Idle blanking's state (Runtime+Power.swift).
+    var blanking: IdleBlanking
     /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
     /// touch; nil never blanks (the default: display-input.md §10).
-    public var blankAfter: Double?
-    /// The last touch event (or the start): idle blanking counts from here.
-    var lastInputTime: Double
-    /// While waking: the slots of the touches that woke the panel, swallowed until lifted.
-    var wakingTouches: Set<Int>?
+    public var blankAfter: Double? {
+        get { blanking.after }
+        set { blanking.after = newValue }
+    }
     /// Times the panel was blanked, and for how long in all.
-    public internal(set) var blankCount = 0
-    public internal(set) var blankedSeconds = 0.0
-    var blankedSince: Double?
+    public var blankCount: Int { blanking.count }
+    public var blankedSeconds: Double { blanking.seconds }
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
@@ -172,7 +172,7 @@ public final class Runtime {
         self.logger = logger
         telemetry = RunTelemetry(startTime: clock.now)
         watchdog = WatchdogSchedule(start: clock.now)
-        lastInputTime = clock.now
+        blanking = IdleBlanking(start: clock.now)
         let root = Layer()
         root.name = "root"
         root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
@@ -279,7 +279,7 @@ public final class Runtime {
         for source in touchSources.compactMap({ $0 as? KeySource }) {
             for key in source.keyEvents(upTo: now) {
                 workDone = true
-                lastInputTime = now
+                blanking.lastInput = now
                 let mark = changeMark
                 keyHandler?(key)
                 for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
