@@ -1,3 +1,5 @@
+import LaminaInput
+
 /// Idle blanking's own state (display-input.md §10): when the last input came, the touches
 /// that woke the panel (swallowed until they lift), and how often and how long it was dark.
 struct IdleBlanking {
