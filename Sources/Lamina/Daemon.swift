@@ -12,6 +12,12 @@ public struct DaemonOptions {
     /// Where the config is looked for when none is named, first match wins (an app's own
     /// paths; Lamina's are `Daemon.defaultConfigPaths`). None found: built-in defaults.
     public var configSearchPaths: [String] = Daemon.defaultConfigPaths
+
+    /// The config file these options read: `configPath`, else the first of
+    /// `configSearchPaths` that exists, else none (built-in defaults).
+    public var configFile: String? {
+        configPath ?? configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
+    }
     public var backend: BackendChoice?
     public var clock: ClockChoice?
     public var scene: String?
@@ -42,10 +48,9 @@ public enum Daemon {
     /// Loads the configuration: the named file, else the first default that exists, else
     /// built-in defaults.
     public static func loadConfig(_ options: DaemonOptions, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
-        let path = options.configPath ?? options.configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
         var config = LaminaConfig()
         config.scene = catalog.defaultScene
-        if let path { config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames) }
+        if let path = options.configFile { config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames) }
         if let backend = options.backend { config.backend = backend }
         if let clock = options.clock { config.clock = clock }
         if let scene = options.scene {
@@ -120,7 +125,6 @@ public enum Daemon {
             runtime.keyboard?.repeatDelay = next.repeatDelay
             runtime.keyboard?.repeatRate = next.repeatRate
         }
-        runtime.removeScene()
         do {
             try catalog.install(scene: next.scene, settings: next.settings(forScene: next.scene), in: runtime)
         } catch {

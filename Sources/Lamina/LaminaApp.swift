@@ -74,7 +74,11 @@ public enum LaminaProgram {
         }
         let daemonOptions = options.daemonOptions(configSearchPaths: configSearchPaths)
         if options.checkConfig {
-            return checkConfig(daemonOptions, scenes: scenes, label: label)
+            guard let path = daemonOptions.configFile else {
+                print("no config file found (searched \(configSearchPaths.joined(separator: ", "))): built-in defaults, scene \(scenes.defaultScene)")
+                return 0
+            }
+            return checkConfig(path: path, scenes: scenes, label: label)
         }
         let logger = LaminaLogging.bootstrap(label: label, verbose: options.verbose)
         do {
@@ -89,14 +93,10 @@ public enum LaminaProgram {
         }
     }
 
-    /// `--check-config`: validates the config the options would run with (the named file, or
-    /// the first found on the search paths) without opening a device.
-    static func checkConfig(_ options: DaemonOptions, scenes: SceneRegistry, label: String) -> Int32 {
-        let found = options.configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
-        guard let path = options.configPath ?? found else {
-            print("no config file found (searched \(options.configSearchPaths.joined(separator: ", "))): built-in defaults, scene \(scenes.defaultScene)")
-            return 0
-        }
+    /// Validates the config file at `path` completely without opening a device (`--check-config`,
+    /// `lamina check-config`): one line and 0 when good, one line naming file, line and field
+    /// and 78 when not.
+    public static func checkConfig(path: String, scenes: SceneRegistry, label: String) -> Int32 {
         do {
             let config = try Daemon.check(path: path, catalog: scenes)
             print("\(path): ok (backend \(config.backend.rawValue), scene \(config.scene))")

@@ -23,6 +23,6 @@ extension Runtime {
     }
 
     private static func monotonicNow() -> Double {
-        SystemClock().now
+        SystemClock.shared.now
     }
 }

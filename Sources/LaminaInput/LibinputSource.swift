@@ -247,6 +247,6 @@ public final class LibinputSource: TouchSource, KeySource {
     }
 
     private func monotonicMicroseconds() -> UInt64 {
-        SystemClock().microseconds
+        SystemClock.shared.microseconds
     }
 }

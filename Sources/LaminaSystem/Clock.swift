@@ -17,6 +17,10 @@ public protocol MonotonicClock: AnyObject {
 public final class SystemClock: MonotonicClock, Sendable {
     public init() {}
 
+    /// One instance for code that reads the time on a hot path (every input event, every
+    /// timed device call): the clock has no state, so nothing is allocated per read.
+    public static let shared = SystemClock()
+
     public var now: Double { Self.read().seconds }
 
     public func makeEventLoop() -> EventLoop { PollLoop(clock: self) }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Lamina
 import LaminaScenes
 
@@ -14,11 +13,7 @@ struct CheckConfigCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        do {
-            let config = try Daemon.check(path: file, catalog: Gallery.registry)
-            print("\(file): ok (backend \(config.backend.rawValue), scene \(config.scene))")
-        } catch {
-            fail("bad configuration: \(error)", status: ConfigError.exitStatus)
-        }
+        let status = LaminaProgram.checkConfig(path: file, scenes: Gallery.registry, label: "lamina")
+        if status != 0 { throw ExitCode(status) }
     }
 }

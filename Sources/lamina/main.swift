@@ -1,11 +1,6 @@
 import ArgumentParser
-import Foundation
 import Lamina
 import LaminaScenes
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `lamina`: the display runtime's command line.
 struct LaminaCommand: ParsableCommand {
@@ -34,11 +29,6 @@ struct RunCommand: ParsableCommand {
         let status = LaminaProgram.run(options, scenes: Gallery.registry, label: "lamina", configSearchPaths: Daemon.defaultConfigPaths)
         if status != 0 { throw ExitCode(status) }
     }
-}
-
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("lamina: \(message)\n".utf8))
-    exit(status)
 }
 
 LaminaCommand.main()
