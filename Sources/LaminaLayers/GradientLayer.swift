@@ -84,21 +84,18 @@ open class GradientLayer: Layer {
         hasher.combine(gradient)
     }
 
+    /// This kind's own animatable properties.
+    static let gradientProperties = PropertyTable<GradientProperties>([
+        "startPoint": .field(\.startPoint),
+        "endPoint": .field(\.endPoint),
+    ])
+
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        switch keyPath {
-        case "startPoint": return .point(gradient.startPoint)
-        case "endPoint": return .point(gradient.endPoint)
-        default: return super.value(forKeyPath: keyPath)
-        }
+        Self.gradientProperties.value(at: keyPath, in: gradient) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
-        switch (keyPath, value) {
-        case ("startPoint", .point(let p)): gradient.startPoint = p
-        case ("endPoint", .point(let p)): gradient.endPoint = p
-        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
-        }
-        return true
+        Self.gradientProperties.write(value, at: keyPath, in: &gradient) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
 }

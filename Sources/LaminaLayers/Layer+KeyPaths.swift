@@ -3,6 +3,62 @@ import LaminaGeometry
 import LaminaRaster
 
 extension Layer {
+    /// Every layer's animatable properties (rule 48's list, and the `transform.*` components
+    /// of rule 19).
+    static let layerProperties = PropertyTable<Properties>([
+        "position": .field(\.position),
+        "position.x": .field(\.position.x),
+        "position.y": .field(\.position.y),
+        "bounds": .field(\.bounds),
+        "bounds.size": .field(\.bounds.size),
+        "anchorPoint": .field(\.anchorPoint),
+        "zPosition": .field(\.zPosition),
+        "transform": .field(\.transform),
+        "opacity": .field(\.opacity),
+        "backgroundColor": .field(\.backgroundColor),
+        "hidden": .field(\.isHidden),
+        "transform.rotation": transformComponent("transform.rotation") { Decomposed2D($0).angle },
+        "transform.rotation.z": transformComponent("transform.rotation.z") { Decomposed2D($0).angle },
+        "transform.rotation.x": transformComponent("transform.rotation.x") { _ in 0 },
+        "transform.rotation.y": transformComponent("transform.rotation.y") { _ in 0 },
+        "transform.scale": transformComponent("transform.scale") {
+            let d = Decomposed2D($0)
+            return (d.scale.x + d.scale.y + $0.m33) / 3
+        },
+        "transform.scale.x": transformComponent("transform.scale.x") { Decomposed2D($0).scale.x },
+        "transform.scale.y": transformComponent("transform.scale.y") { Decomposed2D($0).scale.y },
+        "transform.scale.z": transformComponent("transform.scale.z") { $0.m33 },
+        "transform.translation": .derived(from: \.transform, get: { Size(width: $0.m41, height: $0.m42) },
+                                          set: { t, s in
+                                              var t = t
+                                              t.m41 = s.width
+                                              t.m42 = s.height
+                                              return t
+                                          }),
+        "transform.translation.x": transformComponent("transform.translation.x") { $0.m41 },
+        "transform.translation.y": transformComponent("transform.translation.y") { $0.m42 },
+        "transform.translation.z": transformComponent("transform.translation.z") { $0.m43 },
+        "cornerRadius": .field(\.cornerRadius),
+        "borderWidth": .field(\.borderWidth),
+        "borderColor": .field(\.borderColor),
+        "masksToBounds": .field(\.masksToBounds),
+        "anchorPointZ": .field(\.anchorPointZ),
+        "sublayerTransform": .field(\.sublayerTransform),
+        "doubleSided": .field(\.isDoubleSided),
+        "geometryFlipped": .field(\.isGeometryFlipped),
+        "shadowColor": .field(\.shadowColor),
+        "shadowOpacity": .field(\.shadowOpacity),
+        "shadowOffset": .field(\.shadowOffset),
+        "shadowRadius": .field(\.shadowRadius),
+    ])
+
+    /// One scalar component of `transform`, read by `get` and written through
+    /// ``transform(_:setting:to:)``.
+    private static func transformComponent(_ key: String, get: @escaping @Sendable (Transform3D) -> Double)
+        -> AnimatableProperty<Properties> {
+        .derived(from: \.transform, get: get, set: { t, v in transform(t, setting: key, to: v) })
+    }
+
     /// `t` with one component of its decomposition replaced (the `transform.*` key paths of
     /// rule 19): angles and scales through the 2-D decomposition, translations directly,
     /// rotations about x and y applied before `t`. Nil for an unknown component.

@@ -402,84 +402,16 @@ open class Layer {
     // MARK: Key-path access (what animations drive)
 
     /// The current value of an animatable property, or nil for an unknown key path.
+    /// Subclasses with their own properties look in their own table, then call `super`.
     open func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        switch keyPath {
-        case "position": return .point(properties.position)
-        case "position.x": return .scalar(properties.position.x)
-        case "position.y": return .scalar(properties.position.y)
-        case "bounds": return .rect(properties.bounds)
-        case "bounds.size": return .size(properties.bounds.size)
-        case "anchorPoint": return .point(properties.anchorPoint)
-        case "zPosition": return .scalar(properties.zPosition)
-        case "transform": return .transform(properties.transform)
-        case "opacity": return .scalar(properties.opacity)
-        case "backgroundColor": return .color(properties.backgroundColor)
-        case "hidden": return .bool(properties.isHidden)
-        case "transform.rotation", "transform.rotation.z": return .scalar(Decomposed2D(properties.transform).angle)
-        case "transform.rotation.x", "transform.rotation.y": return .scalar(0)
-        case "transform.scale":
-            let d = Decomposed2D(properties.transform)
-            return .scalar((d.scale.x + d.scale.y + properties.transform.m33) / 3)
-        case "transform.scale.x": return .scalar(Decomposed2D(properties.transform).scale.x)
-        case "transform.scale.y": return .scalar(Decomposed2D(properties.transform).scale.y)
-        case "transform.scale.z": return .scalar(properties.transform.m33)
-        case "transform.translation": return .size(Size(width: properties.transform.m41, height: properties.transform.m42))
-        case "transform.translation.x": return .scalar(properties.transform.m41)
-        case "transform.translation.y": return .scalar(properties.transform.m42)
-        case "transform.translation.z": return .scalar(properties.transform.m43)
-        case "cornerRadius": return .scalar(properties.cornerRadius)
-        case "borderWidth": return .scalar(properties.borderWidth)
-        case "borderColor": return .color(properties.borderColor)
-        case "masksToBounds": return .bool(properties.masksToBounds)
-        case "anchorPointZ": return .scalar(properties.anchorPointZ)
-        case "sublayerTransform": return .transform(properties.sublayerTransform)
-        case "doubleSided": return .bool(properties.isDoubleSided)
-        case "geometryFlipped": return .bool(properties.isGeometryFlipped)
-        case "shadowColor": return .color(properties.shadowColor)
-        case "shadowOpacity": return .scalar(properties.shadowOpacity)
-        case "shadowOffset": return .size(properties.shadowOffset)
-        case "shadowRadius": return .scalar(properties.shadowRadius)
-        default: return nil
-        }
+        Layer.layerProperties.value(at: keyPath, in: properties)
     }
 
     /// Writes an animated value into this layer's properties. Used on presentation copies;
     /// returns false when the key path or the value's kind is not one this layer has.
     @discardableResult
     open func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
-        switch (keyPath, value) {
-        case ("position", .point(let p)): properties.position = p
-        case ("position.x", .scalar(let v)): properties.position.x = v
-        case ("position.y", .scalar(let v)): properties.position.y = v
-        case ("bounds", .rect(let r)): properties.bounds = r
-        case ("bounds.size", .size(let s)): properties.bounds.size = s
-        case ("anchorPoint", .point(let p)): properties.anchorPoint = p
-        case ("zPosition", .scalar(let v)): properties.zPosition = v
-        case ("transform", .transform(let t)): properties.transform = t
-        case ("opacity", .scalar(let v)): properties.opacity = v
-        case ("backgroundColor", .color(let c)): properties.backgroundColor = c
-        case ("hidden", .bool(let b)): properties.isHidden = b
-        case (let key, .scalar(let v)) where key.hasPrefix("transform."):
-            guard let t = Self.transform(properties.transform, setting: key, to: v) else { return false }
-            properties.transform = t
-        case ("transform.translation", .size(let s)):
-            properties.transform.m41 = s.width
-            properties.transform.m42 = s.height
-        case ("cornerRadius", .scalar(let v)): properties.cornerRadius = v
-        case ("borderWidth", .scalar(let v)): properties.borderWidth = v
-        case ("borderColor", .color(let c)): properties.borderColor = c
-        case ("masksToBounds", .bool(let b)): properties.masksToBounds = b
-        case ("anchorPointZ", .scalar(let v)): properties.anchorPointZ = v
-        case ("sublayerTransform", .transform(let t)): properties.sublayerTransform = t
-        case ("doubleSided", .bool(let b)): properties.isDoubleSided = b
-        case ("geometryFlipped", .bool(let b)): properties.isGeometryFlipped = b
-        case ("shadowColor", .color(let c)): properties.shadowColor = c
-        case ("shadowOpacity", .scalar(let v)): properties.shadowOpacity = v
-        case ("shadowOffset", .size(let s)): properties.shadowOffset = s
-        case ("shadowRadius", .scalar(let v)): properties.shadowRadius = v
-        default: return false
-        }
-        return true
+        Layer.layerProperties.write(value, at: keyPath, in: &properties) ?? false
     }
 
     /// `bounds.contains(p)`, half-open (rule 57). Subclasses may override.

@@ -105,23 +105,19 @@ open class ReplicatorLayer: Layer {
         hasher.combine(replicator)
     }
 
+    /// This kind's own animatable properties.
+    static let replicatorProperties = PropertyTable<ReplicatorProperties>([
+        "instanceTransform": .field(\.instanceTransform),
+        "instanceDelay": .field(\.instanceDelay),
+        "instanceAlphaOffset": .field(\.instanceAlphaOffset),
+    ])
+
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        switch keyPath {
-        case "instanceTransform": return .transform(replicator.instanceTransform)
-        case "instanceDelay": return .scalar(replicator.instanceDelay)
-        case "instanceAlphaOffset": return .scalar(replicator.instanceAlphaOffset)
-        default: return super.value(forKeyPath: keyPath)
-        }
+        Self.replicatorProperties.value(at: keyPath, in: replicator) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
-        switch (keyPath, value) {
-        case ("instanceTransform", .transform(let t)): replicator.instanceTransform = t
-        case ("instanceDelay", .scalar(let v)): replicator.instanceDelay = v
-        case ("instanceAlphaOffset", .scalar(let v)): replicator.instanceAlphaOffset = v
-        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
-        }
-        return true
+        Self.replicatorProperties.write(value, at: keyPath, in: &replicator) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
 }

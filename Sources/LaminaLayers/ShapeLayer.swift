@@ -6,7 +6,7 @@ import LaminaRaster
 /// the path, in the layer's bounds space, between the background and the sublayers
 /// (rules 60–62).
 open class ShapeLayer: Layer {
-    struct ShapeProperties {
+    struct ShapeProperties: Hashable {
         var path: Path?
         var fillColor: Color? = .black
         var fillRule: FillRule = .nonZero
@@ -117,38 +117,26 @@ open class ShapeLayer: Layer {
 
     open override func hashDrawing(into hasher: inout Hasher) {
         super.hashDrawing(into: &hasher)
-        hasher.combine(shape.path)
-        hasher.combine(shape.fillColor)
-        hasher.combine(shape.fillRule)
-        hasher.combine(shape.strokeColor)
-        hasher.combine(strokeStyle)
+        hasher.combine(shape)
     }
 
+    /// This kind's own animatable properties.
+    static let shapeProperties = PropertyTable<ShapeProperties>([
+        "fillColor": .field(\.fillColor),
+        "strokeColor": .field(\.strokeColor),
+        "lineWidth": .field(\.lineWidth),
+        "miterLimit": .field(\.miterLimit),
+        "lineDashPhase": .field(\.lineDashPhase),
+        "strokeStart": .field(\.strokeStart),
+        "strokeEnd": .field(\.strokeEnd),
+    ])
+
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        switch keyPath {
-        case "fillColor": return .color(shape.fillColor)
-        case "strokeColor": return .color(shape.strokeColor)
-        case "lineWidth": return .scalar(shape.lineWidth)
-        case "miterLimit": return .scalar(shape.miterLimit)
-        case "lineDashPhase": return .scalar(shape.lineDashPhase)
-        case "strokeStart": return .scalar(shape.strokeStart)
-        case "strokeEnd": return .scalar(shape.strokeEnd)
-        default: return super.value(forKeyPath: keyPath)
-        }
+        Self.shapeProperties.value(at: keyPath, in: shape) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
-        switch (keyPath, value) {
-        case ("fillColor", .color(let c)): shape.fillColor = c
-        case ("strokeColor", .color(let c)): shape.strokeColor = c
-        case ("lineWidth", .scalar(let v)): shape.lineWidth = v
-        case ("miterLimit", .scalar(let v)): shape.miterLimit = v
-        case ("lineDashPhase", .scalar(let v)): shape.lineDashPhase = v
-        case ("strokeStart", .scalar(let v)): shape.strokeStart = v
-        case ("strokeEnd", .scalar(let v)): shape.strokeEnd = v
-        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
-        }
-        return true
+        Self.shapeProperties.write(value, at: keyPath, in: &shape) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
 }

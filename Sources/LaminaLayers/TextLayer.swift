@@ -81,21 +81,18 @@ open class TextLayer: Layer {
         if let font { hasher.combine(ObjectIdentifier(font)) }
     }
 
+    /// This kind's own animatable properties.
+    static let textProperties = PropertyTable<TextProperties>([
+        "fontSize": .field(\.fontSize),
+        "foregroundColor": .field(\.foregroundColor),
+    ])
+
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        switch keyPath {
-        case "fontSize": return .scalar(text.fontSize)
-        case "foregroundColor": return .color(text.foregroundColor)
-        default: return super.value(forKeyPath: keyPath)
-        }
+        Self.textProperties.value(at: keyPath, in: text) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
-        switch (keyPath, value) {
-        case ("fontSize", .scalar(let v)): text.fontSize = v
-        case ("foregroundColor", .color(let c)): text.foregroundColor = c
-        default: return super.applyAnimatedValue(value, forKeyPath: keyPath)
-        }
-        return true
+        Self.textProperties.write(value, at: keyPath, in: &text) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
 }

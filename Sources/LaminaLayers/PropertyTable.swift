@@ -1,0 +1,124 @@
+import LaminaAnimation
+import LaminaGeometry
+
+/// A type a layer property can hold that animations drive as an ``AnimatableValue``.
+protocol AnimatableComponent {
+    /// The value as animations see it.
+    var animatableValue: AnimatableValue { get }
+    /// The value back from an animation; nil when the animation's value is another kind.
+    init?(animatableValue: AnimatableValue)
+}
+
+extension Double: AnimatableComponent {
+    var animatableValue: AnimatableValue { .scalar(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .scalar(let v) = value else { return nil }
+        self = v
+    }
+}
+
+extension Point: AnimatableComponent {
+    var animatableValue: AnimatableValue { .point(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .point(let p) = value else { return nil }
+        self = p
+    }
+}
+
+extension Size: AnimatableComponent {
+    var animatableValue: AnimatableValue { .size(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .size(let s) = value else { return nil }
+        self = s
+    }
+}
+
+extension Rect: AnimatableComponent {
+    var animatableValue: AnimatableValue { .rect(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .rect(let r) = value else { return nil }
+        self = r
+    }
+}
+
+extension Transform3D: AnimatableComponent {
+    var animatableValue: AnimatableValue { .transform(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .transform(let t) = value else { return nil }
+        self = t
+    }
+}
+
+extension Bool: AnimatableComponent {
+    var animatableValue: AnimatableValue { .bool(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .bool(let b) = value else { return nil }
+        self = b
+    }
+}
+
+/// An optional colour: nil is a colour value of its own (rule 19).
+extension Optional: AnimatableComponent where Wrapped == Color {
+    var animatableValue: AnimatableValue { .color(self) }
+    init?(animatableValue value: AnimatableValue) {
+        guard case .color(let c) = value else { return nil }
+        self = c
+    }
+}
+
+/// How animations read and write one key path of a layer kind's stored properties.
+struct AnimatableProperty<Storage>: Sendable {
+    /// The current value.
+    let read: @Sendable (Storage) -> AnimatableValue
+    /// Writes a value; false (and nothing written) when it is not of this property's kind.
+    let write: @Sendable (inout Storage, AnimatableValue) -> Bool
+
+    /// A stored field, read and written as itself.
+    static func field<Value: AnimatableComponent>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
+        Self(read: { $0[keyPath: field].animatableValue },
+             write: { storage, value in
+                 guard let v = Value(animatableValue: value) else { return false }
+                 storage[keyPath: field] = v
+                 return true
+             })
+    }
+
+    /// A value derived from a stored field (a component of a transform): `get` reads it,
+    /// `set` returns the field with it replaced, or nil when it cannot be.
+    static func derived<Field, Value: AnimatableComponent>(from field: WritableKeyPath<Storage, Field> & Sendable,
+                                                          get: @escaping @Sendable (Field) -> Value,
+                                                          set: @escaping @Sendable (Field, Value) -> Field?) -> Self {
+        Self(read: { get($0[keyPath: field]).animatableValue },
+             write: { storage, value in
+                 guard let v = Value(animatableValue: value), let updated = set(storage[keyPath: field], v) else { return false }
+                 storage[keyPath: field] = updated
+                 return true
+             })
+    }
+}
+
+/// A layer kind's animatable properties by key path: the one place each is named for
+/// `value(forKeyPath:)` and `applyAnimatedValue(_:forKeyPath:)`. A subclass's table covers
+/// its own storage and falls back to its superclass's.
+struct PropertyTable<Storage>: Sendable {
+    private let properties: [String: AnimatableProperty<Storage>]
+
+    init(_ properties: [String: AnimatableProperty<Storage>]) {
+        self.properties = properties
+    }
+
+    /// Whether `keyPath` is one of this table's.
+    func contains(_ keyPath: String) -> Bool { properties[keyPath] != nil }
+
+    /// The value at `keyPath`, or nil when the key path is not in the table.
+    func value(at keyPath: String, in storage: Storage) -> AnimatableValue? {
+        properties[keyPath]?.read(storage)
+    }
+
+    /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the
+    /// value is of another kind.
+    func write(_ value: AnimatableValue, at keyPath: String, in storage: inout Storage) -> Bool? {
+        guard let property = properties[keyPath] else { return nil }
+        return property.write(&storage, value)
+    }
+}
