@@ -98,4 +98,12 @@ open class GradientLayer: Layer {
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.gradientProperties.write(value, at: keyPath, in: &gradient) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
+
+    override func appendKindContent(to operations: inout [DisplayOperation], in context: KindContentContext) {
+        guard let gradient = rasterGradient, context.toTarget.isAffine else { return }
+        let shaded = Gradient(gradient.kind, stops: gradient.stops.map { Gradient.Stop($0.location, context.shade($0.color)) })
+        operations.append(.gradient(context.outline, shaded, toTarget: context.toTarget.affineTransform))
+    }
+
+    override var kindContentElementCount: Int { gradient.colors.count >= 2 ? 1 : 0 }
 }

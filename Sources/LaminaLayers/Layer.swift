@@ -399,6 +399,30 @@ open class Layer {
         for child in children { child.superlayer = self }
     }
 
+    // MARK: What each kind draws (asked by the display list's walk)
+
+    /// Appends what this kind draws between the contents image and the sublayers (a shape's
+    /// fill and stroke, a text layer's lines, a gradient); nothing for a plain layer.
+    func appendKindContent(to operations: inout [DisplayOperation], in context: KindContentContext) {}
+
+    /// How many separate things `appendKindContent` draws: with two or more that may overlap,
+    /// a translucent layer needs an offscreen for group opacity.
+    var kindContentElementCount: Int { 0 }
+
+    /// What the kind's content may cover beyond the bounds, in the layer's space; nil for none.
+    var kindContentExtent: Rect? { nil }
+
+    /// The shadow's outline when `shadowPath` is nil, if not the rounded bounds (a shape's path).
+    var kindSilhouette: Path? { nil }
+
+    /// How many times the sublayers are drawn (a replicator's instances; 1 otherwise).
+    var sublayerInstanceCount: Int { 1 }
+
+    /// The sublayers as drawn, instance by instance, in drawing order (rule 54).
+    func sublayerInstances() -> [SublayerInstance] {
+        [SublayerInstance(sublayers: sublayersInDrawingOrder)]
+    }
+
     // MARK: Key-path access (what animations drive)
 
     /// The current value of an animatable property, or nil for an unknown key path.

@@ -120,4 +120,16 @@ open class ReplicatorLayer: Layer {
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.replicatorProperties.write(value, at: keyPath, in: &replicator) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
+
+    override var sublayerInstanceCount: Int { replicator.instanceCount }
+
+    /// Instance 0 is the sublayers themselves; instances 1… are the copies built for the frame.
+    override func sublayerInstances() -> [SublayerInstance] {
+        ([sublayersInDrawingOrder] + instances).enumerated().map { i, sublayers in
+            SublayerInstance(sublayers: sublayers, placement: instanceMatrix(i), alpha: instanceAlpha(i), tint: instanceTint(i))
+        }
+    }
+
+    /// The instances count as one more thing drawn (they may overlap the sublayers).
+    override var kindContentElementCount: Int { replicator.instanceCount > 1 && !sublayers.isEmpty ? 1 : 0 }
 }

@@ -139,4 +139,28 @@ open class ShapeLayer: Layer {
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.shapeProperties.write(value, at: keyPath, in: &shape) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
+
+    override func appendKindContent(to operations: inout [DisplayOperation], in context: KindContentContext) {
+        guard let path = shape.path else { return }
+        if let color = shape.fillColor {
+            operations.append(.fill(path, color: context.shade(color), rule: shape.fillRule, toTarget: context.toTarget))
+        }
+        if let color = shape.strokeColor, shape.lineWidth > 0 {
+            operations.append(.stroke(path, style: strokeStyle, color: context.shade(color), toTarget: context.toTarget))
+        }
+    }
+
+    override var kindContentElementCount: Int {
+        guard shape.path != nil else { return 0 }
+        return (shape.fillColor != nil ? 1 : 0) + (shape.strokeColor != nil && shape.lineWidth > 0 ? 1 : 0)
+    }
+
+    /// The path's control box, grown by what a stroke's joins can reach.
+    override var kindContentExtent: Rect? {
+        guard let path = shape.path else { return nil }
+        let pad = shape.strokeColor == nil ? 0 : shape.lineWidth / 2 * max(shape.miterLimit, 1.5)
+        return path.controlPointBounds.insetBy(dx: -pad, dy: -pad)
+    }
+
+    override var kindSilhouette: Path? { shape.path }
 }

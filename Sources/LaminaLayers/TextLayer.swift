@@ -95,4 +95,27 @@ open class TextLayer: Layer {
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.textProperties.write(value, at: keyPath, in: &text) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)
     }
+
+    override func appendKindContent(to operations: inout [DisplayOperation], in context: KindContentContext) {
+        guard let color = text.foregroundColor else { return }
+        operations.append(.text(self, color: context.shade(color), toTarget: context.toTarget))
+    }
+
+    override var kindContentElementCount: Int {
+        !text.string.isEmpty && text.foregroundColor != nil ? 1 : 0
+    }
+
+    /// Each laid-out line's box, grown by a font size all round (glyphs overhang their advance).
+    override var kindContentExtent: Rect? {
+        guard let font = resolvedFont, !text.string.isEmpty else { return nil }
+        var extent: Rect?
+        let metrics = font.lineMetrics(size: text.fontSize)
+        for (line, x, baseline) in Renderer.textLines(of: self, font: font) {
+            let box = Rect(x: bounds.minX + x - text.fontSize, y: baseline - metrics.ascender - text.fontSize,
+                           width: line.width + 2 * text.fontSize,
+                           height: metrics.ascender + metrics.descender + 2 * text.fontSize)
+            extent = extent?.union(box) ?? box
+        }
+        return extent
+    }
 }

@@ -1,0 +1,74 @@
+import LaminaAnimation
+import LaminaGeometry
+import LaminaRaster
+
+/// A presentation tree flattened by one walk (DisplayListBuilder.swift) into what painting
+/// does, in order, and — when damage is tracked — where each layer drew and a digest of how.
+/// Painting (Renderer+Painting.swift) and damage (Renderer+Damage.swift) both read it; neither
+/// walks the tree again.
+struct DisplayList {
+    /// What to paint, back to front, in the canvas's device pixels.
+    var operations: [DisplayOperation] = []
+    /// One per layer drawn, in drawing order; empty when damage is not tracked.
+    var records: [(key: DrawKey, record: DrawRecord)] = []
+}
+
+/// One drawing operation. Transforms map into the target the operation draws on: the canvas,
+/// or the offscreen of the group or mask it is nested in. Colours already carry their
+/// layer's opacity and any replicator tints.
+indirect enum DisplayOperation {
+    /// Fills a path (a background, a shape's fill, a border ring).
+    case fill(Path, color: Color, rule: FillRule, toTarget: Transform3D)
+    /// Strokes a path (a shape's stroke).
+    case stroke(Path, style: StrokeStyle, color: Color, toTarget: Transform3D)
+    /// Draws an image (`contents`), mapped from its pixels into the target.
+    case image(PixelBuffer, toTarget: Transform3D, opacity: Double)
+    /// Fills a path with a gradient (a gradient layer).
+    case gradient(Path, Gradient, toTarget: AffineTransform)
+    /// Draws a text layer's lines.
+    case text(TextLayer, color: Color, toTarget: Transform3D)
+    /// A layer's shadow: its silhouette filled, blurred by about `radius` target pixels and
+    /// placed at `offset` (both in the layer's units).
+    case shadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform)
+    /// `operations` clipped to a path (`masksToBounds`).
+    case clipped([DisplayOperation], to: Path, toTarget: Transform3D)
+    /// `operations` drawn into an offscreen covering `box`, composited once with `opacity`
+    /// (group opacity); their transforms map into that offscreen.
+    case group([DisplayOperation], box: PixelRect, opacity: Double)
+    /// `operations` clipped by the alpha of `mask`, which draws into an offscreen covering
+    /// `box` (its transforms map into that offscreen).
+    case masked([DisplayOperation], mask: [DisplayOperation], box: PixelRect)
+}
+
+/// A drawn layer: its model layer, and which drawing of it (a replicator draws the same
+/// model layer several times).
+struct DrawKey: Hashable {
+    var layer: ObjectIdentifier
+    var occurrence: Int
+}
+
+/// Where a layer drew in device pixels, and a digest of everything that decides its pixels.
+struct DrawRecord: Equatable {
+    var box: PixelRect
+    var digest: Int
+}
+
+/// What a layer kind's own content needs to append its operations (Layer's kind hooks).
+struct KindContentContext {
+    /// The layer's bounds, rounded by its corner radius.
+    let outline: Path
+    /// From the layer's space into the target.
+    let toTarget: Transform3D
+    /// A colour with the layer's opacity and the replicator tints in effect applied.
+    let shade: (Color) -> Color
+}
+
+/// The sublayers as drawn once: a replicator draws them once per instance.
+struct SublayerInstance {
+    var sublayers: [Layer]
+    /// Where this instance sits in the layer's space; nil for plain sublayers.
+    var placement: Transform3D?
+    var alpha = 1.0
+    /// Multiplies every colour drawn in the instance; nil changes nothing.
+    var tint: (r: Double, g: Double, b: Double)?
+}

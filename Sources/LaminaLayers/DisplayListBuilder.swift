@@ -1,0 +1,286 @@
+import LaminaAnimation
+import LaminaGeometry
+import LaminaRaster
+
+/// The one walk of a presentation tree. Per layer, back to front: its shadow, its background
+/// (rounded by `cornerRadius`), its contents image, its kind's content (a shape's fill and
+/// stroke, text, a gradient), its sublayers in drawing order (rule 54) — those three clipped
+/// to the rounded bounds with `masksToBounds` — and its border on top, inside the bounds.
+///
+/// Opacity is group opacity: a translucent layer with more than one thing to draw becomes a
+/// group (an offscreen the size of what it covers, composited once); with a single element
+/// the colour's alpha is simply scaled. A mask draws into an offscreen whose alpha clips the
+/// layer. Transform layers draw their planes back to front (rule 55).
+struct DisplayListBuilder {
+    /// Where the walk is in the tree.
+    struct Place {
+        /// From the layer's plane into the target being drawn (the canvas, or an offscreen).
+        var toTarget: Transform3D
+        /// From the layer's plane into the device when that is not `toTarget` (inside an
+        /// offscreen); damage records are in device pixels.
+        var toDevice: Transform3D?
+        /// The opacity applied to what the layer draws.
+        var alpha: Double
+        /// The product of the opacities above, whether scaled in or composited by a group:
+        /// a layer's pixels change with it either way.
+        var shownAlpha: Double
+        /// The target's size in pixels.
+        var targetSize: (width: Int, height: Int)
+        /// Whether layers here get damage records (not inside a transition or a mask, whose
+        /// owner's record covers them).
+        var recordsDamage: Bool
+
+        var device: Transform3D { toDevice ?? toTarget }
+    }
+
+    /// A layer's damage record, finished once its mask (if any) is walked.
+    private struct PendingRecord {
+        var key: DrawKey
+        var box: PixelRect
+        var digest: Hasher
+    }
+
+    private let canvasSize: (width: Int, height: Int)
+    private let tracksDamage: Bool
+    private var list = DisplayList()
+    /// Layers drawn so far (their drawing order is part of their digest).
+    private var order = 0
+    /// How many times each model layer has been drawn so far in this walk.
+    private var occurrences: [ObjectIdentifier: Int] = [:]
+    /// Replicator instance colours in effect, innermost last: every colour drawn is
+    /// multiplied by them (`instanceColor` and its offsets).
+    private var tints: [(r: Double, g: Double, b: Double)] = []
+
+    /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
+    /// gets a record.
+    static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool) -> DisplayList {
+        var builder = DisplayListBuilder(canvasSize: canvasSize, tracksDamage: tracksDamage)
+        var operations: [DisplayOperation] = []
+        builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,
+                                 targetSize: canvasSize, recordsDamage: tracksDamage), into: &operations)
+        builder.list.operations = operations
+        return builder.list
+    }
+
+    private init(canvasSize: (width: Int, height: Int), tracksDamage: Bool) {
+        self.canvasSize = canvasSize
+        self.tracksDamage = tracksDamage
+    }
+
+    private mutating func walk(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
+                               inTransition: Bool = false) {
+        if !inTransition, let frame = layer.transitionFrame {
+            walkTransition(layer, frame: frame, place, into: &operations)
+            return
+        }
+        guard !layer.isHidden else { return }
+        let own = min(max(layer.opacity, 0), 1)
+        let opacity = place.alpha * own
+        guard opacity > 0, !DrawingGeometry.isCulled(layer, toDevice: place.toTarget) else { return }
+        if layer.keepsSublayers3D {
+            // A transform layer draws only its planes, back to front, each with its own opacity.
+            for plane in children(of: layer, place, alpha: opacity, shownAlpha: place.shownAlpha * own) {
+                walk(plane.layer, plane.place, into: &operations)
+            }
+            return
+        }
+        let grouped = opacity < 1 && DrawingGeometry.elementCount(layer) > 1
+        let pending = place.recordsDamage ? beginRecord(layer, place, opacity: opacity, own: own, grouped: grouped) : nil
+        guard grouped else {
+            appendContents(layer, place, alpha: opacity, own: own, pending: pending, into: &operations)
+            return
+        }
+        let box = DrawingGeometry.deviceBounds(of: layer, toDevice: place.toTarget, canvasSize: place.targetSize)
+        guard box.x0 < box.x1, box.y0 < box.y1 else {
+            if let pending { finish(pending) }
+            return
+        }
+        // The subtree drawn opaque into the group's offscreen (children at full alpha).
+        var inner = place
+        inner.toTarget = place.toTarget.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0))
+        inner.toDevice = place.device
+        inner.alpha = 1
+        inner.targetSize = (box.x1 - box.x0, box.y1 - box.y0)
+        var groupOperations: [DisplayOperation] = []
+        appendContents(layer, inner, alpha: 1, own: own, pending: pending, into: &groupOperations)
+        operations.append(.group(groupOperations, box: box, opacity: opacity))
+    }
+
+    /// A layer in a transition (rule 34): the old picture and the new one, each moved by the
+    /// transition's offsets (in the layer's own space) and faded for `fade`; the one that
+    /// moves over the other is drawn last. A transition moves pictures anywhere: its record
+    /// is the whole canvas, every frame it runs.
+    private mutating func walkTransition(_ layer: Layer, frame: (old: Layer, transition: Transition, progress: Double),
+                                         _ place: Place, into operations: inout [DisplayOperation]) {
+        if place.recordsDamage && !layer.isHidden && place.alpha * min(max(layer.opacity, 0), 1) > 0 {
+            var digest = Hasher()
+            digest.combine(frame.progress)
+            digest.combine(order)
+            order += 1
+            finish(PendingRecord(key: nextKey(for: layer), box: PixelRect(width: canvasSize.width, height: canvasSize.height),
+                                 digest: digest))
+        }
+        let p = min(max(frame.progress, 0), 1)
+        let offsets = frame.transition.offsets(at: p)
+        let b = layer.bounds
+        let fade = frame.transition.kind == .fade
+        func shifted(_ o: (x: Double, y: Double), alpha: Double) -> Place {
+            var moved = place
+            moved.toTarget = Transform3D(translationX: o.x * b.width, y: o.y * b.height, z: 0).concatenating(place.toTarget)
+            moved.toDevice = nil
+            moved.alpha = alpha
+            moved.recordsDamage = false
+            return moved
+        }
+        let old = shifted(offsets.old, alpha: place.alpha * (fade ? 1 - p : 1))
+        let new = shifted(offsets.new, alpha: place.alpha * (fade ? p : 1))
+        if frame.transition.kind == .reveal {
+            walk(layer, new, into: &operations, inTransition: true)
+            walk(frame.old, old, into: &operations, inTransition: true)
+        } else {
+            walk(frame.old, old, into: &operations, inTransition: true)
+            walk(layer, new, into: &operations, inTransition: true)
+        }
+    }
+
+    /// The layer's drawing with colours scaled by `alpha`; with a mask, clipped by the
+    /// mask's drawn alpha. Finishes the layer's record (its digest takes in the mask's).
+    private mutating func appendContents(_ layer: Layer, _ place: Place, alpha: Double, own: Double,
+                                         pending: PendingRecord?, into operations: inout [DisplayOperation]) {
+        guard let mask = layer.maskLayer else {
+            if let pending { finish(pending) }
+            appendUnmasked(layer, place, alpha: alpha, own: own, into: &operations)
+            return
+        }
+        let maskToTarget = mask.transformToSuperlayer().concatenating(place.toTarget)
+        let box = DrawingGeometry.deviceBounds(of: mask, toDevice: maskToTarget, canvasSize: place.targetSize)
+        var maskOperations: [DisplayOperation] = []
+        var maskWalk = DisplayListBuilder(canvasSize: canvasSize, tracksDamage: pending != nil)
+        maskWalk.tints = tints
+        if box.x0 < box.x1, box.y0 < box.y1 {
+            let maskPlace = Place(toTarget: maskToTarget.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)),
+                                  toDevice: mask.transformToSuperlayer().concatenating(place.device), alpha: 1, shownAlpha: 1,
+                                  targetSize: (box.x1 - box.x0, box.y1 - box.y0), recordsDamage: pending != nil)
+            maskWalk.walk(mask, maskPlace, into: &maskOperations)
+        }
+        if var pending {
+            // A mask changes the pixels of the whole subtree: its layers' digests go in.
+            pending.digest.combine(maskWalk.list.records.count)
+            for (_, record) in maskWalk.list.records { pending.digest.combine(record.digest) }
+            finish(pending)
+        }
+        guard box.x0 < box.x1, box.y0 < box.y1 else { return }             // an empty mask hides everything
+        var content: [DisplayOperation] = []
+        appendUnmasked(layer, place, alpha: alpha, own: own, into: &content)
+        operations.append(.masked(content, mask: maskOperations, box: box))
+    }
+
+    private mutating func appendUnmasked(_ layer: Layer, _ place: Place, alpha: Double, own: Double,
+                                         into operations: inout [DisplayOperation]) {
+        let bounds = layer.bounds
+        let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+        let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
+        let toTarget = place.toTarget
+        if layer.shadowOpacity > 0, let color = layer.shadowColor, toTarget.isAffine {
+            operations.append(.shadow(silhouette: layer.shadowPath ?? layer.kindSilhouette ?? outline,
+                                      color: shade(color, alpha * min(layer.shadowOpacity, 1)),
+                                      radius: layer.shadowRadius, offset: layer.shadowOffset, toTarget: toTarget.affineTransform))
+        }
+        if let background = layer.backgroundColor {
+            operations.append(.fill(outline, color: shade(background, alpha), rule: .nonZero, toTarget: toTarget))
+        }
+        var inside: [DisplayOperation] = []
+        if let image = layer.contents, image.width > 0, image.height > 0 {
+            let placed = DrawingGeometry.contentsRect(of: layer, image: image)
+            let imageToLayer = Transform3D(scaleX: placed.width / Double(image.width), y: placed.height / Double(image.height), z: 1)
+                .concatenating(Transform3D(translationX: placed.minX, y: placed.minY, z: 0))
+            inside.append(.image(image, toTarget: imageToLayer.concatenating(toTarget), opacity: alpha))
+        }
+        let tintsNow = tints
+        layer.appendKindContent(to: &inside, in: KindContentContext(outline: outline, toTarget: toTarget,
+                                                                   shade: { Self.shade($0, alpha, tints: tintsNow) }))
+        for child in children(of: layer, place, alpha: alpha, shownAlpha: place.shownAlpha * own) {
+            if let tint = child.tint { tints.append(tint) }
+            walk(child.layer, child.place, into: &inside)
+            if child.tint != nil { tints.removeLast() }
+        }
+        if layer.masksToBounds {
+            operations.append(.clipped(inside, to: outline, toTarget: toTarget))
+        } else {
+            operations.append(contentsOf: inside)
+        }
+        if let color = layer.borderColor, layer.borderWidth > 0 {
+            let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
+            var ring = outline
+            let inner = bounds.insetBy(dx: w, dy: w)
+            if inner.width > 0 && inner.height > 0 {
+                let innerRadius = max(radius - w, 0)
+                let hole = innerRadius > 0 ? Path(roundedRect: inner, cornerRadius: innerRadius) : Path(rect: inner)
+                for element in hole.elements { ring.append(element) }
+            }
+            operations.append(.fill(ring, color: shade(color, alpha), rule: .evenOdd, toTarget: toTarget))
+        }
+    }
+
+    /// What the layer draws after itself, with their places: the target and device chains
+    /// each built as the other would be alone.
+    private func children(of layer: Layer, _ place: Place, alpha: Double, shownAlpha: Double)
+        -> [(layer: Layer, place: Place, tint: (r: Double, g: Double, b: Double)?)] {
+        let inTarget = DrawingGeometry.children(of: layer, toDevice: place.toTarget, alpha: alpha)
+        let inDevice = place.toDevice.map { DrawingGeometry.children(of: layer, toDevice: $0, alpha: alpha) }
+        return inTarget.enumerated().map { i, child in
+            (child.layer, Place(toTarget: child.toDevice, toDevice: inDevice?[i].toDevice, alpha: child.alpha, shownAlpha: shownAlpha,
+                                targetSize: place.targetSize, recordsDamage: place.recordsDamage), child.tint)
+        }
+    }
+
+    // MARK: Damage records
+
+    /// The start of a layer's record: its device box, and a digest of its drawing order,
+    /// device transform, opacities, tints, grouping and own properties.
+    private mutating func beginRecord(_ layer: Layer, _ place: Place, opacity: Double, own: Double, grouped: Bool) -> PendingRecord {
+        var digest = Hasher()
+        digest.combine(order)
+        digest.combine(place.device)
+        digest.combine(opacity)
+        digest.combine(place.shownAlpha * own)
+        for t in tints { digest.combine(t.r); digest.combine(t.g); digest.combine(t.b) }
+        digest.combine(grouped)
+        layer.hashDrawing(into: &digest)
+        order += 1
+        let box: PixelRect
+        if layer.maskLayer != nil {
+            // A mask changes the pixels of the whole subtree: the box covers everything the
+            // layer and its sublayers draw.
+            box = DrawingGeometry.deviceBounds(of: layer, toDevice: place.device, canvasSize: canvasSize)
+        } else if let local = DrawingGeometry.ownBox(of: layer, toDevice: place.device) {
+            box = PixelRect(x0: Int(saturating: local.minX.rounded(.down)) - 1, y0: Int(saturating: local.minY.rounded(.down)) - 1,
+                            x1: Int(saturating: local.maxX.rounded(.up)) + 1, y1: Int(saturating: local.maxY.rounded(.up)) + 1)
+        } else {
+            box = PixelRect(width: canvasSize.width, height: canvasSize.height)
+        }
+        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest)
+    }
+
+    private mutating func finish(_ pending: PendingRecord) {
+        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize())))
+    }
+
+    private mutating func nextKey(for layer: Layer) -> DrawKey {
+        let id = ObjectIdentifier(layer.model())
+        let occurrence = occurrences[id, default: 0]
+        occurrences[id] = occurrence + 1
+        return DrawKey(layer: id, occurrence: occurrence)
+    }
+
+    /// `color` with `alpha` applied and the instance tints multiplied in.
+    private func shade(_ color: Color, _ alpha: Double) -> Color {
+        Self.shade(color, alpha, tints: tints)
+    }
+
+    private static func shade(_ color: Color, _ alpha: Double, tints: [(r: Double, g: Double, b: Double)]) -> Color {
+        var r = color.red, g = color.green, b = color.blue
+        for t in tints { r *= t.r; g *= t.g; b *= t.b }
+        return Color(red: r, green: g, blue: b, alpha: color.alpha * alpha)
+    }
+}
