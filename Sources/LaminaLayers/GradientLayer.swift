@@ -91,7 +91,7 @@ open class GradientLayer: Layer {
     ])
 
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        Self.gradientProperties.value(at: keyPath, in: gradient) ?? super.value(forKeyPath: keyPath)
+        Self.gradientProperties.value(at: keyPath, in: &gradient) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult

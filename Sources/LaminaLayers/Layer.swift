@@ -428,7 +428,7 @@ open class Layer {
     /// The current value of an animatable property, or nil for an unknown key path.
     /// Subclasses with their own properties look in their own table, then call `super`.
     open func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        Layer.layerProperties.value(at: keyPath, in: properties)
+        Layer.layerProperties.value(at: keyPath, in: &properties)
     }
 
     /// Writes an animated value into this layer's properties. Used on presentation copies;

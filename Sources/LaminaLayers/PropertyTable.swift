@@ -68,12 +68,14 @@ extension Optional: AnimatableComponent where Wrapped == Color {
 
 /// How animations read and write one key path of a layer kind's stored properties.
 struct AnimatableProperty<Storage>: Sendable {
-    /// The current value.
-    let read: @Sendable (Storage) -> AnimatableValue
+    /// The current value. The storage is passed `inout` only so that reading one field does
+    /// not copy the whole struct out of its layer.
+    let read: @Sendable (inout Storage) -> AnimatableValue
     /// Writes a value; false (and nothing written) when it is not of this property's kind.
     let write: @Sendable (inout Storage, AnimatableValue) -> Bool
 
     /// A stored field, read and written as itself.
+    @inline(__always)
     static func field<Value: AnimatableComponent>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
         Self(read: { $0[keyPath: field].animatableValue },
              write: { storage, value in
@@ -101,24 +103,32 @@ struct AnimatableProperty<Storage>: Sendable {
 /// `value(forKeyPath:)` and `applyAnimatedValue(_:forKeyPath:)`. A subclass's table covers
 /// its own storage and falls back to its superclass's.
 struct PropertyTable<Storage>: Sendable {
-    private let properties: [String: AnimatableProperty<Storage>]
+    /// The key paths, in the order given, and their properties at the same index. A scan of
+    /// short (inline) strings is faster than hashing one for a dictionary, and a table has a
+    /// few dozen entries at most.
+    private let keyPaths: [String]
+    private let properties: [AnimatableProperty<Storage>]
 
-    init(_ properties: [String: AnimatableProperty<Storage>]) {
-        self.properties = properties
+    init(_ properties: KeyValuePairs<String, AnimatableProperty<Storage>>) {
+        keyPaths = properties.map(\.key)
+        self.properties = properties.map(\.value)
+        precondition(Set(keyPaths).count == keyPaths.count, "a key path listed twice")
     }
 
     /// Whether `keyPath` is one of this table's.
-    func contains(_ keyPath: String) -> Bool { properties[keyPath] != nil }
+    func contains(_ keyPath: String) -> Bool { keyPaths.contains(keyPath) }
 
-    /// The value at `keyPath`, or nil when the key path is not in the table.
-    func value(at keyPath: String, in storage: Storage) -> AnimatableValue? {
-        properties[keyPath]?.read(storage)
+    /// The value at `keyPath`, or nil when the key path is not in the table. `storage` is
+    /// only read (see ``AnimatableProperty/read``).
+    func value(at keyPath: String, in storage: inout Storage) -> AnimatableValue? {
+        guard let i = keyPaths.firstIndex(of: keyPath) else { return nil }
+        return properties[i].read(&storage)
     }
 
     /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the
     /// value is of another kind.
     func write(_ value: AnimatableValue, at keyPath: String, in storage: inout Storage) -> Bool? {
-        guard let property = properties[keyPath] else { return nil }
-        return property.write(&storage, value)
+        guard let i = keyPaths.firstIndex(of: keyPath) else { return nil }
+        return properties[i].write(&storage, value)
     }
 }

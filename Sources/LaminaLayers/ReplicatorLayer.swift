@@ -113,7 +113,7 @@ open class ReplicatorLayer: Layer {
     ])
 
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        Self.replicatorProperties.value(at: keyPath, in: replicator) ?? super.value(forKeyPath: keyPath)
+        Self.replicatorProperties.value(at: keyPath, in: &replicator) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult

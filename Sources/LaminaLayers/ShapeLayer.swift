@@ -132,7 +132,7 @@ open class ShapeLayer: Layer {
     ])
 
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        Self.shapeProperties.value(at: keyPath, in: shape) ?? super.value(forKeyPath: keyPath)
+        Self.shapeProperties.value(at: keyPath, in: &shape) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult

@@ -88,7 +88,7 @@ open class TextLayer: Layer {
     ])
 
     open override func value(forKeyPath keyPath: String) -> AnimatableValue? {
-        Self.textProperties.value(at: keyPath, in: text) ?? super.value(forKeyPath: keyPath)
+        Self.textProperties.value(at: keyPath, in: &text) ?? super.value(forKeyPath: keyPath)
     }
 
     @discardableResult
