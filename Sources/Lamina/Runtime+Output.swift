@@ -18,7 +18,7 @@ extension Runtime {
             isOutputPaused = true
             logger.warning("lost DRM master (\(error)): output paused; asking for it again every \(masterRetryInterval) s")
             announceStatus("paused: another client has the display (DRM master lost)")
-            retryAt = clock.now + masterRetryInterval
+            scheduler.retryAt = clock.now + masterRetryInterval
             return
         }
         let isFlip = error.call == "drmModePageFlip" || error.call == "drmModeAtomicCommit"
@@ -27,7 +27,7 @@ extension Runtime {
         if failuresInARow == 1 {
             logger.warning("\(isFlip ? "page flip" : error.call) refused: \(error); retrying at the next vblank")
         }
-        retryAt = clock.now + display.frameDuration
+        scheduler.retryAt = clock.now + display.frameDuration
         // EBUSY passes by itself; an EINVAL that keeps coming means the CRTC is not as set
         // (another client turned it off or changed it): set the mode again.
         if failuresInARow % Self.refusalsBeforeModeset == 0 && !error.isBusy {
@@ -65,8 +65,8 @@ extension Runtime {
                 for source in inputSources { source.panelSize = Size(width: Double(display.width), height: Double(display.height)) }
             }
         }
-        vblankRequested = false
-        retryAt = nil
+        scheduler.vblankRequested = false
+        scheduler.retryAt = nil
         blanking.lastInput = clock.now                     // a newly lit panel gets a full idle period
         tree.setNeedsCommit()
     }
@@ -78,7 +78,7 @@ extension Runtime {
         guard !isSwitchedAway else { return }
         isSwitchedAway = true
         isOutputPaused = true
-        forgetScheduledOutput()
+        scheduler.forgetScheduledOutput()
         do {
             try display.deactivate()
         } catch {
@@ -108,21 +108,13 @@ extension Runtime {
             try timedDeviceCall("a modeset") { () throws(KMSError) in try display.reactivate() }
         } catch {
             logger.debug("DRM master still unavailable: \(error)")
-            retryAt = clock.now + masterRetryInterval
+            scheduler.retryAt = clock.now + masterRetryInterval
             return
         }
         isOutputPaused = false
         logger.notice("DRM master regained: mode set again, repainting")
         announceStatus(showingStatus)
         tree.setNeedsCommit()
-    }
-
-    /// Drops the frame waiting in the repaint window, the vblank asked for and the retry:
-    /// the output stops (blanked, switched away) and none of them may fire.
-    func forgetScheduledOutput() {
-        frameDueAt = nil
-        vblankRequested = false
-        retryAt = nil
     }
 
     /// The libinput sources among the touch sources.

@@ -25,7 +25,7 @@ extension Runtime {
             return
         }
         workDone = true
-        forgetScheduledOutput()
+        scheduler.forgetScheduledOutput()
         blanking.blanked(at: now)
         logger.info("display blanked after \(String(format: "%g", blankAfter ?? 0)) s without a touch")
         announceStatus("blanked (idle); a touch wakes it")

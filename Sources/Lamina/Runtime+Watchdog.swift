@@ -30,7 +30,7 @@ extension Runtime {
         guard isIdle else { return }                               // a flip or request is in flight
         do {
             try display.requestVBlank()
-            vblankRequested = true
+            scheduler.vblankRequested = true
         } catch {
             outputRefused(error)
         }

@@ -32,12 +32,12 @@ public final class Runtime {
 
     var canvas: Canvas
     var touchSources: [TouchSource] = []
-    var vblankRequested = false
-    var retryAt: Double?
+    /// When frames are drawn, vblanks asked for and refused calls retried.
+    var scheduler = FrameScheduler()
     var signals: SignalWatcher?
     var stopRequested = false
     /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
-    private(set) var telemetry: RunTelemetry
+    var telemetry: RunTelemetry
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
     public var flipCadence: FlipCadence { telemetry.flipCadence }
     /// How many flips completed.
@@ -94,13 +94,14 @@ public final class Runtime {
     /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
     /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
     /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.
-    public var repaintWindow = false
+    public var repaintWindow: Bool {
+        get { scheduler.repaintWindow }
+        set { scheduler.repaintWindow = newValue }
+    }
     /// Seconds before the vblank a frame starts inside the repaint window; nil measures it:
     /// 1.5 x the slowest of the last 60 frames' draw + copy + flip times (`timingClock`),
     /// plus 1 ms, at least 2 ms. A budget of a whole frame or more draws at once.
     public var repaintBudget: Double?
-    /// When the frame waiting in the repaint window is due, and the vblank it targets.
-    var frameDueAt: (start: Double, target: Double)?
 
     /// Flips refused since the last one that worked (one log line per run of failures).
     var failuresInARow = 0
@@ -210,7 +211,7 @@ public final class Runtime {
     }
 
     /// No flip or vblank is outstanding and no retry is scheduled.
-    public var isIdle: Bool { !display.isFlipPending && !vblankRequested && retryAt == nil && frameDueAt == nil }
+    public var isIdle: Bool { !display.isFlipPending && scheduler.isIdle }
 
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
@@ -222,15 +223,17 @@ public final class Runtime {
     @discardableResult
     public func run(exitAfter: Double? = nil, untilSettled: Bool) -> StopReason {
         let deadline = exitAfter.map { clock.now + $0 }
-        wakeIfNeeded()
+        if let vblank = resynchronizeIfWaking() {
+            commitIfNeeded()
+            produceFrame(after: vblank)
+        }
         while true {
             if stopRequested { return .signal }
             if untilSettled && isSettled { return .settled }
             if let deadline, clock.now >= deadline { return .timeLimit }
             var candidates: [Double] = touchSources.compactMap(\.nextEventTime)
             if let t = display.nextEventTime { candidates.append(t) }
-            if let retryAt { candidates.append(retryAt) }
-            if let frameDueAt { candidates.append(frameDueAt.start) }
+            if let scheduled = scheduler.nextDeadline { candidates.append(scheduled) }
             if let blankDueAt { candidates.append(blankDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
@@ -257,127 +260,104 @@ public final class Runtime {
     private var isQuiet: Bool { isIdle && (display.isBlanked || !tree.needsFrame && !links.hasActiveLinks) }
 
 
-    /// Handles everything due now: touches, retries, vblank events, then wakes the display
-    /// if something needs a frame.
+    /// One turn of the loop, in two phases as Core Animation's run loop has them (a touch
+    /// and a display link fire in separate turns there; here they may be due at once):
+    /// first the input due now, committed, so display links see what it started; then the
+    /// display — a hotplug, a retry, the completed flips and vblanks (running the display
+    /// links) or, after idle, the current vblank — committed, and the frame that is due
+    /// drawn. Each phase ends in its one commit; drawing never commits by itself.
     public func step() {
         let now = clock.now
-        for source in touchSources {
-            for event in source.events(upTo: now) {
-                workDone = true
-                guard admitTouch(event) else { continue }
-                if case .down = event.kind { telemetry.touchWentDown() }
-                let mark = changeMark
-                dispatcher.dispatch(event)
-                if case .frame = event.kind { continue }
-                telemetry.noteInput(at: event.time, changed: changeMark != mark)
-            }
-        }
-        if let deadline = dispatcher.nextDeadline, now >= deadline {
-            workDone = true
-            dispatcher.advance(to: now)                 // a long press begins, a multi-tap window closes
-        }
-        for source in touchSources.compactMap({ $0 as? KeySource }) {
-            for key in source.keyEvents(upTo: now) {
-                workDone = true
-                blanking.lastInput = now
-                let mark = changeMark
-                keyHandler?(key)
-                for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
-                telemetry.noteInput(at: now, changed: changeMark != mark)
-            }
-        }
-        if let keyboard, let due = keyboard.nextRepeatTime, now >= due {
-            workDone = true
-            for input in keyboard.repeats(upTo: now) { textInputHandler?(input) }
-        }
+        handleInput(now: now)
         commitIfNeeded()
-        if let due = frameDueAt, now >= due.start {
-            frameDueAt = nil
-            if tree.needsFrame && !display.isFlipPending && !isOutputPaused && !display.isBlanked {
-                renderFrame(targetTimestamp: due.target)
-            }
-        }
         if display.device.takeHotplug() {
             workDone = true
             handleHotplug()
         }
-        if let retry = retryAt, now >= retry {
-            retryAt = nil
-            if isOutputPaused { resumeOutput() }
-        }
-        // The display hands its completed flips and vblanks over as values; frames are drawn
-        // after it returns, never inside its callback.
-        var displayEvents: [VBlankEvent] = []
-        do {
-            try display.dispatchEvents { displayEvents.append($0) }     // non-blocking
-        } catch {
-            logger.error("reading display events failed: \(error)")
-        }
-        for event in displayEvents { handle(event) }
-        commitIfNeeded()
+        if scheduler.takeRetry(now: now), isOutputPaused { resumeOutput() }
+        let event = handleDisplayEvents()
         blankIfIdle(now: now)
+        let vblank = event ?? resynchronizeIfWaking()
+        commitIfNeeded()
+        if let target = scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
+            renderFrame(targetTimestamp: target)
+        }
+        if let vblank { produceFrame(after: vblank) }
         checkWatchdog(now: now)
-        wakeIfNeeded()
     }
 
     /// What input handling may change: the model (property sets, animations added or
     /// removed) and whether a display link runs.
-    private var changeMark: (UInt64, Bool) { (tree.modelChanges, links.hasActiveLinks) }
+    var changeMark: (UInt64, Bool) { (tree.modelChanges, links.hasActiveLinks) }
 
-    /// The implicit transaction: changes made during this turn of the loop take effect now,
-    /// with the current time as their commit time (rule 38).
+    /// A phase's one commit: every change made during it — by input, display links, a
+    /// reload — takes effect together, with the current time as its commit time (rule 38).
     private func commitIfNeeded() {
         if tree.needsCommit { tree.commit(at: clock.now) }
     }
 
-    private func handle(_ event: VBlankEvent) {
-        workDone = true
-        if event.kind == .sequence { vblankRequested = false }
-        if event.kind == .pageFlip {
-            telemetry.flipCompleted(at: event.timestamp, frameDuration: display.frameDuration)
+    /// The display's completed flips and vblanks, handed over as values and handled after it
+    /// returns (never inside its callback): each runs the display links. Returns the last
+    /// one's timestamp, nil when none arrived.
+    private func handleDisplayEvents() -> Double? {
+        var events: [VBlankEvent] = []
+        do {
+            try display.dispatchEvents { events.append($0) }     // non-blocking
+        } catch {
+            logger.error("reading display events failed: \(error)")
         }
-        displayProgressed(at: clock.now)
-        if event.kind == .pageFlip && !announcedReady {
-            announcedReady = true
-            notifier?.notify("READY=1\nSTATUS=\(showingStatus)")
+        for event in events {
+            workDone = true
+            if event.kind == .sequence { scheduler.vblankArrived() }
+            if event.kind == .pageFlip {
+                telemetry.flipCompleted(at: event.timestamp, frameDuration: display.frameDuration)
+            }
+            displayProgressed(at: clock.now)
+            if event.kind == .pageFlip && !announcedReady {
+                announcedReady = true
+                notifier?.notify("READY=1\nSTATUS=\(showingStatus)")
+            }
+            links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
         }
-        links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
-        produceFrame(after: event.timestamp)
+        return events.last?.timestamp
     }
 
-    /// After idle: re-sync to the current vblank, run the links, draw if needed.
-    private func wakeIfNeeded() {
-        guard isIdle, !isOutputPaused, !display.isBlanked, tree.needsFrame || links.hasActiveLinks else { return }
+    /// After idle, when something needs a frame: re-syncs to the current vblank and runs the
+    /// display links; returns its timestamp, nil when not waking.
+    private func resynchronizeIfWaking() -> Double? {
+        guard isIdle, canDraw, tree.needsFrame || links.hasActiveLinks else { return nil }
         if tree.needsFrame { telemetry.frameRequested(at: clock.now) }
         do {
             let vblank = try timedDeviceCall("a vblank query") { () throws(KMSError) in try display.resynchronize() }
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
-            produceFrame(after: vblank.timestamp)
+            return vblank.timestamp
         } catch {
             outputRefused(error)
+            return nil
         }
     }
 
+    /// No flip in flight, output neither paused nor blanked.
+    private var canDraw: Bool { !display.isFlipPending && !isOutputPaused && !display.isBlanked }
+
+    /// Carries out what the scheduler says follows the vblank at `timestamp`.
     private func produceFrame(after timestamp: Double) {
         blankIfIdle(now: clock.now)                  // between flips: an animation does not keep the panel on
-        guard !display.isFlipPending, retryAt == nil, !isOutputPaused, !display.isBlanked, frameDueAt == nil else { return }
-        if tree.needsFrame {
-            let target = timestamp + display.frameDuration
-            if repaintWindow {
-                let start = target - currentRepaintBudget
-                if clock.now < start {
-                    frameDueAt = (start, target)
-                    return
-                }
-            }
+        let action = scheduler.afterVBlank(at: timestamp, now: clock.now, frameDuration: display.frameDuration,
+                                           canDraw: canDraw, needsFrame: tree.needsFrame,
+                                           linksRunning: links.hasActiveLinks, budget: { currentRepaintBudget })
+        switch action {
+        case .draw(let target):
             renderFrame(targetTimestamp: target)
-        } else if links.hasActiveLinks && !vblankRequested {
+        case .requestVBlank:
             do {
                 try timedDeviceCall("a vblank request") { () throws(KMSError) in try display.requestVBlank() }
-                vblankRequested = true
+                scheduler.vblankRequested = true
             } catch {
                 outputRefused(error)
             }
+        case .none:
+            break
         }
     }
 
@@ -387,9 +367,9 @@ public final class Runtime {
         return max(0.002, 1.5 * (telemetry.recentFrameCosts.values.max() ?? display.frameDuration) + 0.001)
     }
 
-    /// Commit, evaluate at `targetTimestamp`, draw, flip; then the animation callbacks.
+    /// Evaluate the committed tree at `targetTimestamp`, draw, flip; then the animation
+    /// callbacks.
     private func renderFrame(targetTimestamp: Double) {
-        tree.commit(at: clock.now)
         let callbacks = tree.updatePresentation(at: targetTimestamp)
         let rasterStart = timingClock?.now
         // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
