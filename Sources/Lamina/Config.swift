@@ -1,5 +1,5 @@
 import LaminaSystem
-import Foundation
+import FoundationEssentials
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
@@ -104,8 +104,8 @@ public struct LaminaConfig {
         var config = LaminaConfig()
         config.path = path
         config.scene = sceneNames.first ?? ""
-        let directory = (path as NSString).deletingLastPathComponent
-        let sceneTableNames = Dictionary(uniqueKeysWithValues: sceneNames.map { ($0.replacingOccurrences(of: "-", with: "_"), $0) })
+        let directory = Paths.directory(of: path)
+        let sceneTableNames = Dictionary(uniqueKeysWithValues: sceneNames.map { ($0.replacing("-", with: "_"), $0) })
 
         for (name, entries) in document.tables where !entries.isEmpty || !name.isEmpty {
             let table = SettingsTable(file: path, name: name, entries: entries)
@@ -158,7 +158,7 @@ public struct LaminaConfig {
                 config.inputSource = try table.choice("source", default: "auto", allowed: ["auto", "libinput", "none"])
                 config.inputSeat = try table.string("seat", default: "seat0")
                 let devices = try table.string("devices", default: "")
-                config.inputDevices = devices.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                config.inputDevices = devices.split(separator: ",").map { $0.trimmed() }.filter { !$0.isEmpty }
                 if let bad = config.inputDevices.first(where: { !$0.hasPrefix("/dev/") }) {
                     throw ConfigError(file: path, field: "input.devices", line: entries["devices"]?.line,
                                       reason: "'\(Escaped(bad))' is not a /dev path")
@@ -201,7 +201,7 @@ public struct LaminaConfig {
                 config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
                 let script = try table.string("touch_script", default: "")
                 if !script.isEmpty {
-                    config.touchScript = script.hasPrefix("/") ? script : (directory as NSString).appendingPathComponent(script)
+                    config.touchScript = script.hasPrefix("/") ? script : Paths.joined(directory, script)
                 }
                 let exitAfter = try table.number("exit_after", default: 0, in: 0...86_400 * 365)
                 config.exitAfter = exitAfter > 0 ? exitAfter : nil
@@ -224,7 +224,7 @@ public struct LaminaConfig {
 
     /// The settings table for `scene` (empty when the file has none).
     public func settings(forScene scene: String) -> SettingsTable {
-        sceneTables[scene] ?? SettingsTable(file: path ?? "<defaults>", name: scene.replacingOccurrences(of: "-", with: "_"), entries: [:])
+        sceneTables[scene] ?? SettingsTable(file: path ?? "<defaults>", name: scene.replacing("-", with: "_"), entries: [:])
     }
 
     /// `WIDTHxHEIGHT@HZ` → a mode. 1920x1080@60 is CEA-861's exact 60 Hz timing; other sizes
@@ -239,14 +239,5 @@ public struct LaminaConfig {
         let htotal = w + 160, vtotal = h + 30
         let clock = Int((hz * Double(htotal * vtotal) / 1000).rounded())
         return KMSMode(name: "\(w)x\(h)", width: w, height: h, clock: clock, htotal: htotal, vtotal: vtotal, isPreferred: true)
-    }
-
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        return nsError.localizedDescription
     }
 }

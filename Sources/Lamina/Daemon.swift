@@ -1,5 +1,5 @@
 import LaminaSystem
-import Foundation
+import FoundationEssentials
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
@@ -226,7 +226,7 @@ public enum Daemon {
         if !display.isLit {
             logger.warning("no display connected\(config.connector.map { " on \($0)" } ?? ""): running on a virtual \(display.mode.width)x\(display.mode.height) output until one is plugged in")
         }
-        logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz\(display.isLit ? ", " + backend.device.pageFlipMethod(crtc: display.crtc) : "")")
+        logger.info("output \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(cFormat: "%.3f", display.refreshRate)) Hz\(display.isLit ? ", " + backend.device.pageFlipMethod(crtc: display.crtc) : "")")
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder

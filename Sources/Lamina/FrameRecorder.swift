@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LaminaRaster
+import LaminaSystem
 
 /// Writes every presented frame as a PNG (`frame-00001.png`, …) and, at the end, one
 /// contact sheet of the run: the frames side by side, cropped to the region that changed
@@ -29,19 +33,15 @@ public final class FrameRecorder {
     /// (`frame-*.png`, the contact sheet) are removed, so the directory holds one run.
     public init(directory: String) throws(ConfigError) {
         self.directory = directory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw ConfigError(file: directory, field: "--frames-out", reason: "exists and is not a directory")
-            }
-        } else {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be created: \(LaminaConfig.reason(error))")
-            }
+        if Paths.isDirectory(directory) == false {
+            throw ConfigError(file: directory, field: "--frames-out", reason: "exists and is not a directory")
         }
-        let lockPath = (directory as NSString).appendingPathComponent(".lamina-frames.lock")
+        do {
+            try Paths.createDirectory(directory)
+        } catch {
+            throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be created: \(error)")
+        }
+        let lockPath = Paths.joined(directory, ".lamina-frames.lock")
         lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else {
             throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be written: \(String(cString: strerror(errno)))")
@@ -52,7 +52,7 @@ public final class FrameRecorder {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where (name.hasPrefix("frame-") && name.hasSuffix(".png")) || name == "contact-sheet.png" {
-            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+            try? FileManager.default.removeItem(atPath: Paths.joined(directory, name))
         }
     }
 
@@ -65,7 +65,7 @@ public final class FrameRecorder {
     public func record(_ frame: PixelBuffer) {
         frameCount += 1
         let snapshot = FrameSnapshot(buffer: frame.copy(), index: frameCount)
-        let path = (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", frameCount))
+        let path = Paths.joined(directory, String(cFormat: "frame-%05d.png", frameCount))
         let frameBytes = max(frame.width * frame.height * 4, 1)
         let queued = self.queued ?? DispatchSemaphore(value: max(2, Self.maximumQueuedBytes / frameBytes))
         self.queued = queued
@@ -85,7 +85,7 @@ public final class FrameRecorder {
         if let error = store.firstError { throw error }
         let thumbnails = store.thumbnails
         guard !thumbnails.isEmpty else { return nil }
-        let path = (directory as NSString).appendingPathComponent("contact-sheet.png")
+        let path = Paths.joined(directory, "contact-sheet.png")
         try ContactSheet.make(from: thumbnails).writePNG(to: path, compression: 6)
         return path
     }
@@ -129,20 +129,17 @@ private final class FrameSnapshot: @unchecked Sendable {
     }
 }
 
-/// Thumbnails and errors gathered on the recorder's queue.
+/// Thumbnails and errors gathered on the recorder's queue. Written only there (a serial
+/// queue) and read only after `queue.sync {}` has drained it, so it needs no lock of its own.
 private final class ThumbnailStore: @unchecked Sendable {
-    private let lock = NSLock()
     private var items: [(index: Int, image: PixelBuffer)] = []
-    private var errors: [Error] = []
-
+    private var errors: [any Error] = []
     /// Keeps every `keepEvery`-th frame (1, 1 + k, 1 + 2k, …); when more than the maximum
     /// are kept, drops every other one and doubles `keepEvery`, so the kept frames stay
     /// evenly spread over the whole run.
     private var keepEvery = 1
 
     func add(_ image: PixelBuffer, index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
         guard (index - 1) % keepEvery == 0 else { return }
         items.append((index, image))
         if items.count > FrameRecorder.maximumSheetFrames {
@@ -151,21 +148,11 @@ private final class ThumbnailStore: @unchecked Sendable {
         }
     }
 
-    func record(_ error: Error) {
-        lock.lock()
+    func record(_ error: any Error) {
         errors.append(error)
-        lock.unlock()
     }
 
-    var thumbnails: [PixelBuffer] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.sorted { $0.index < $1.index }.map(\.image)
-    }
+    var thumbnails: [PixelBuffer] { items.sorted { $0.index < $1.index }.map(\.image) }
 
-    var firstError: Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        return errors.first
-    }
+    var firstError: (any Error)? { errors.first }
 }

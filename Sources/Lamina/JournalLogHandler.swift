@@ -34,7 +34,7 @@ public struct JournalLogHandler: LogHandler {
     /// One journal line: priority prefix, message, metadata as `key=value`; newlines inside
     /// the message become spaces (one entry per event).
     public static func line(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata) -> String {
-        let text = "\(message)".replacingOccurrences(of: "\n", with: " ")
+        let text = "\(message)".replacing("\n", with: " ")
         let extra = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         return "<\(priority(level))>\(text)\(extra)\n"
     }

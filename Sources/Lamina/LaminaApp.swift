@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// An app on Lamina: name its scenes, and `main()` does the rest.
@@ -107,7 +107,7 @@ public enum LaminaProgram {
     }
 
     private static func report(_ label: String, _ message: String, status: Int32) -> Int32 {
-        FileHandle.standardError.write(Data("\(label): \(message)\n".utf8))
+        StandardError.write("\(label): \(message)\n")
         return status
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A run's numbers (`--stats-json`, the exit summary, SIGUSR1): frames and flips, the flip
 /// cadence, time spent drawing, how long input waits for the glass, and how often the loop
@@ -65,19 +65,19 @@ public struct RunStats: Codable, Sendable {
     /// One line for the log.
     public var summary: String {
         var parts = ["\(frames) frames", "\(flips) flips"]
-        if let flipRate { parts.append(String(format: "%.2f Hz", flipRate)) }
-        if let flipIntervalJitterMs { parts.append(String(format: "jitter %.3f ms", flipIntervalJitterMs)) }
+        if let flipRate { parts.append(String(cFormat: "%.2f Hz", flipRate)) }
+        if let flipIntervalJitterMs { parts.append(String(cFormat: "jitter %.3f ms", flipIntervalJitterMs)) }
         parts.append("\(missedVBlanks) missed vblanks")
         parts.append("\(failedFlips) failed flips")
         if deviceStalls > 0 { parts.append("\(deviceStalls) driver stalls") }
-        if let renderMs { parts.append(String(format: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
-        if let inputToFlipMs { parts.append(String(format: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
+        if let renderMs { parts.append(String(cFormat: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
+        if let inputToFlipMs { parts.append(String(cFormat: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
         if touches > 0 || !gestures.isEmpty {
             parts.append("\(touches) touches" + gestures.sorted { $0.key < $1.key }.map { ", \($0.value) \($0.key)" }.joined())
         }
-        if let frameRequestToFlipMs { parts.append(String(format: "request→flip p50 %.1f ms", frameRequestToFlipMs.p50)) }
-        if let wakeUpsPerIdleSecond { parts.append(String(format: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
-        if let idleCPUMsPerSecond { parts.append(String(format: "%.3f ms CPU per idle second", idleCPUMsPerSecond)) }
+        if let frameRequestToFlipMs { parts.append(String(cFormat: "request→flip p50 %.1f ms", frameRequestToFlipMs.p50)) }
+        if let wakeUpsPerIdleSecond { parts.append(String(cFormat: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
+        if let idleCPUMsPerSecond { parts.append(String(cFormat: "%.3f ms CPU per idle second", idleCPUMsPerSecond)) }
         return parts.joined(separator: ", ")
     }
 

@@ -57,7 +57,7 @@ extension Runtime {
             logger.notice("display disconnected: running on a virtual \(display.mode.width)x\(display.mode.height) output until one is connected")
             announceStatus("no display connected: drawing on a virtual \(display.mode.width)x\(display.mode.height) output")
         case .lit:
-            logger.notice("display connected: \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(format: "%.3f", display.refreshRate)) Hz")
+            logger.notice("display connected: \(display.connector.name) \(display.mode.width)x\(display.mode.height) at \(String(cFormat: "%.3f", display.refreshRate)) Hz")
             announceStatus(showingStatus)
             if canvas.target !== display.shadow {
                 canvas = Canvas(target: display.shadow)

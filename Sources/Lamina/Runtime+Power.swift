@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LaminaDisplay
 import LaminaInput
 
@@ -27,7 +27,7 @@ extension Runtime {
         workDone = true
         scheduler.forgetScheduledOutput()
         blanking.blanked(at: now)
-        logger.info("display blanked after \(String(format: "%g", blankAfter ?? 0)) s without a touch")
+        logger.info("display blanked after \(String(cFormat: "%g", blankAfter ?? 0)) s without a touch")
         announceStatus("blanked (idle); a touch wakes it")
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LaminaSystem
 
 extension Runtime {
@@ -16,7 +16,7 @@ extension Runtime {
             let held = Self.monotonicNow() - start
             if held > Self.stallThreshold {
                 deviceStalls += 1
-                logger.warning("the display driver held \(what) for \(String(format: "%.2f", held)) s")
+                logger.warning("the display driver held \(what) for \(String(cFormat: "%.2f", held)) s")
             }
         }
         return try body()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LaminaGeometry
 
 /// The subset of TOML Lamina's configuration uses: `[table]` headers (names of letters,
@@ -44,13 +44,13 @@ public struct TOMLDocument: Sendable {
         tables[""] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = index + 1
-            let line = Self.stripComment(String(raw)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = Self.stripComment(String(raw)).trimmed(newlines: true)
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), !line.hasPrefix("[[") else {
                     throw SyntaxError(line: lineNumber, reason: "a table header is written [name]")
                 }
-                let name = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                let name = String(line.dropFirst().dropLast()).trimmed()
                 guard Self.isBareKey(name) else {
                     throw SyntaxError(line: lineNumber, reason: "'\(Escaped(name))' is not a valid table name")
                 }
@@ -65,8 +65,8 @@ public struct TOMLDocument: Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 throw SyntaxError(line: lineNumber, reason: "expected 'key = value'")
             }
-            let key = String(line[..<equals]).trimmingCharacters(in: .whitespaces)
-            let valueText = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            let key = String(line[..<equals]).trimmed()
+            let valueText = String(line[line.index(after: equals)...]).trimmed()
             guard Self.isBareKey(key) else {
                 throw SyntaxError(line: lineNumber, reason: "'\(Escaped(key))' is not a valid key")
             }

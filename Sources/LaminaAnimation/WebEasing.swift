@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a `steps()` easing jumps (CSS Easing 1).
 public enum StepPosition: String, Hashable, Sendable {
@@ -21,7 +21,7 @@ public enum WebEasing: Sendable {
 
     /// A CSS keyword or `steps(n[, position])` (for fixtures); nil when unknown.
     public init?(css: String) {
-        let text = css.trimmingCharacters(in: .whitespaces)
+        let text = css.trimmed()
         switch text {
         case "step-start": self = .stepStart
         case "step-end": self = .stepEnd
@@ -32,7 +32,7 @@ public enum WebEasing: Sendable {
         case "ease-in-out": self = .cubicBezier(0.42, 0, 0.58, 1)
         default:
             guard text.hasPrefix("steps("), text.hasSuffix(")") else { return nil }
-            let arguments = text.dropFirst(6).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let arguments = text.dropFirst(6).dropLast().split(separator: ",").map { $0.trimmed() }
             guard let first = arguments.first, let n = Int(first), n > 0 else { return nil }
             let position: StepPosition
             switch arguments.count > 1 ? arguments[1] : "end" {

@@ -1,5 +1,5 @@
 import LaminaSystem
-import Foundation
+import FoundationEssentials
 import LaminaGeometry
 import LaminaRaster
 
@@ -22,22 +22,22 @@ public struct WorkloadFile {
     /// Decodes a workload file; an unknown format, op or malformed field is an error that
     /// names the workload and op index.
     public init(path: String) throws(WorkloadError) {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = Data(try InputFile.bytes(atPath: path, limit: 64 * 1024 * 1024))
+            data = try InputFile.bytes(atPath: path, limit: 64 * 1024 * 1024)
         } catch {
             throw WorkloadError(file: path, reason: "cannot be read: \(error)")
         }
         let root: [String: Any]
         do {
-            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let object = try JSONDocument.parse(data) as? [String: Any] else {
                 throw WorkloadError(file: path, reason: "the top level is not an object")
             }
             root = object
         } catch let error as WorkloadError {
             throw error
         } catch {
-            throw WorkloadError(file: path, reason: "not JSON: \(error.localizedDescription)")
+            throw WorkloadError(file: path, reason: "not JSON: \(error)")
         }
         guard root["format"] as? String == "raster-bench-workloads/1" else {
             throw WorkloadError(file: path, reason: "format is not raster-bench-workloads/1")
@@ -149,7 +149,7 @@ public struct Workload {
 
     static func numbers(_ value: Any?, count: Int? = nil, _ where_: String) throws -> [Double] {
         guard let list = value as? [Any] else { throw FieldError(message: "\(where_): expected a list of numbers") }
-        let numbers = list.compactMap { ($0 as? NSNumber)?.doubleValue }
+        let numbers = list.compactMap(JSONDocument.number)
         guard numbers.count == list.count, numbers.allSatisfy(\.isFinite), count == nil || numbers.count == count else {
             throw FieldError(message: "\(where_): expected \(count.map(String.init) ?? "some") finite numbers")
         }
@@ -191,7 +191,7 @@ public struct Workload {
             if let fallback { return fallback }
             throw FieldError(message: "\(where_).\(key) missing")
         }
-        guard let number = (value as? NSNumber)?.doubleValue, range.contains(number) else {
+        guard let number = JSONDocument.number(value), range.contains(number) else {
             throw FieldError(message: "\(where_).\(key): expected a number in \(range.lowerBound)…\(range.upperBound)")
         }
         return number

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LaminaDisplay
 
 /// What `lamina probe` reports: every display card with its connectors (status, modes) and
@@ -91,7 +91,7 @@ public struct ProbeReport: Codable, Sendable {
         public static func paths(directory: String = "/dev") -> [String] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             return names.filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }
-                .sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { "\(directory)/\($0)" }
+                .sorted { Int($0.dropFirst(2))! < Int($1.dropFirst(2))! }.map { "\(directory)/\($0)" }
         }
     }
 
@@ -130,9 +130,9 @@ public struct ProbeReport: Codable, Sendable {
     /// Input devices from sysfs: `/dev/input/eventN` and the kernel's name for it.
     public static func inputDevices(sysfs: String = "/sys/class/input") -> [InputDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
-        return names.filter { $0.hasPrefix("event") }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { event in
+        return names.compactMap { name in name.hasPrefix("event") ? Int(name.dropFirst(5)) : nil }.sorted().map { "event\($0)" }.map { event in
             let name = (try? String(contentsOfFile: "\(sysfs)/\(event)/device/name", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                .trimmed(newlines: true) ?? "?"
             return InputDevice(path: "/dev/input/\(event)", name: name)
         }
     }
@@ -152,8 +152,8 @@ public struct ProbeReport: Codable, Sendable {
                 let orientation = c.panelOrientation.map { ", panel orientation \($0.rawValue)" } ?? ""
                 lines.append("  connector \(c.id) \(c.name): \(c.connected ? "connected" : "disconnected"), \(c.modes.count) modes\(orientation)")
                 for m in c.modes {
-                    lines.append(String(format: "    %@ %dx%d @ %.3f Hz%@", m.name, m.width, m.height, m.refreshHz,
-                                        m.preferred ? " (preferred)" : ""))
+                    lines.append("    \(m.name) \(m.width)x\(m.height) @ " + String(cFormat: "%.3f", m.refreshHz)
+                                 + " Hz" + (m.preferred ? " (preferred)" : ""))
                 }
             }
         }

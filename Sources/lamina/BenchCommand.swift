@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LaminaGeometry
 import LaminaAnimation
 import LaminaLayers
@@ -85,12 +85,12 @@ struct BenchCommand: ParsableCommand {
         let budget = 1000 / display.refreshRate
         print("workload            frames   min ms  median ms  p95 ms  max ms")
         for (name, s) in [("elastic raster", raster), ("elastic present", present)] {
-            print(String(format: "%-18@ %7d %8.3f %10.3f %7.3f %7.3f", name as NSString, s.count, s.min, s.median, s.p95, s.max))
+            print(name.padded(to: 18) + String(cFormat: " %7d %8.3f %10.3f %7.3f %7.3f", s.count, s.min, s.median, s.p95, s.max))
         }
-        print(String(format: "vblank budget %.2f ms; median raster uses %.1f %%; taps recognized: %d",
+        print(String(cFormat: "vblank budget %.2f ms; median raster uses %.1f %%; taps recognized: %d",
                      budget, raster.median / budget * 100, field.taps))
         let damage = Double(runtime.damagedPixels) / Double(max(runtime.renderedFrames, 1) * display.width * display.height)
-        print(String(format: "damage redrawn per frame: %.1f %% of the screen (mean over %d frames); copied to scanout: %.1f %%",
+        print(String(cFormat: "damage redrawn per frame: %.1f %% of the screen (mean over %d frames); copied to scanout: %.1f %%",
                      damage * 100, runtime.renderedFrames,
                      Double(display.copiedPixels) / Double(max(runtime.renderedFrames, 1) * display.width * display.height) * 100))
         if let json {
@@ -99,8 +99,8 @@ struct BenchCommand: ParsableCommand {
                 "raster_ms": raster.dictionary, "present_ms": present.dictionary, "vblank_ms": budget,
                 "damage_fraction": damage,
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
+            let data = try JSONDocument.encode(object)
+            try Data(data).write(to: URL(fileURLWithPath: json))
         }
     }
 }
@@ -149,11 +149,11 @@ extension BenchCommand {
         }
         let s = Stats(times)
         print("workload            frames   min ms  median ms  p95 ms  max ms")
-        print(String(format: "%-18@ %7d %8.3f %10.3f %7.3f %7.3f", "\(count) animations" as NSString, s.count, s.min, s.median, s.p95, s.max))
+        print("\(count) animations".padded(to: 18) + String(cFormat: " %7d %8.3f %10.3f %7.3f %7.3f", s.count, s.min, s.median, s.p95, s.max))
         if let json {
             let object: [String: Any] = ["workload": "animations", "animations": count, "layers": 1000, "update_ms": s.dictionary]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
+            let data = try JSONDocument.encode(object)
+            try Data(data).write(to: URL(fileURLWithPath: json))
         }
     }
 
@@ -186,7 +186,7 @@ extension BenchCommand {
         for workload in file.workloads where wanted?.contains(workload.id) ?? true {
             guard let renderer = WorkloadRenderer(workload, images: file.images, fontPaths: file.fontPaths, threads: threads) else {
                 let missing = WorkloadRenderer.missingFeatures(workload).joined(separator: ", ")
-                print(String(format: "%-4@ %-12@  n/a (needs %@)", workload.id as NSString, workload.name as NSString, missing as NSString))
+                print("\(workload.id.padded(to: 4)) \(workload.name.padded(to: 12))  n/a (needs \(missing))")
                 rows.append(["id": workload.id, "name": workload.name, "status": "unsupported", "missing": missing])
                 continue
             }
@@ -198,21 +198,20 @@ extension BenchCommand {
                 times.append(clock.now - start)
             }
             let stats = Stats(times)
-            print(String(format: "%-4@ %-12@ %7.3f %10.3f %7d", workload.id as NSString, workload.name as NSString,
+            print(workload.id.padded(to: 4) + " " + workload.name.padded(to: 12) + String(cFormat: " %7.3f %10.3f %7d",
                          stats.min, stats.median, stats.count))
             var row: [String: Any] = ["id": workload.id, "name": workload.name, "status": "ok",
                                       "min_ms": stats.min, "median_ms": stats.median, "frames": stats.count]
             if let dump {
-                let file = (dump as NSString).appendingPathComponent("\(workload.id)_\(workload.name).png")
+                let file = Paths.joined(dump, "\(workload.id)_\(workload.name).png")
                 try renderer.frame.writePNG(to: file, compression: 1)
                 row["png"] = file
             }
             rows.append(row)
         }
         if let json {
-            let data = try JSONSerialization.data(withJSONObject: ["workloads": rows, "frames": frames, "threads": threads],
-                                                  options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
+            let data = try JSONDocument.encode(["workloads": rows, "frames": frames, "threads": threads])
+            try Data(data).write(to: URL(fileURLWithPath: json))
         }
     }
 }

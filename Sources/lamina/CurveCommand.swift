@@ -1,8 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Lamina
 import LaminaTools
 import LaminaAnimation
+import LaminaBenchmarks
 import LaminaGeometry
 import LaminaRaster
 
@@ -35,7 +36,7 @@ struct CurveOutput: ParsableArguments {
             let parts = at.split(separator: ",")
             guard parts.count <= 100_000 else { throw ValidationError("--at: at most 100000 times") }
             return try parts.map { part in
-                guard let t = Double(part.trimmingCharacters(in: .whitespaces)), t.isFinite, abs(t) <= 1e9 else {
+                guard let t = Double(part.trimmed()), t.isFinite, abs(t) <= 1e9 else {
                     throw ValidationError("--at: '\(Escaped(part))' is not a time within ±1e9 s")
                 }
                 return t
@@ -56,7 +57,7 @@ struct CurveOutput: ParsableArguments {
                 "parameters": Dictionary(uniqueKeysWithValues: parameters.map { ($0.0, $0.1) }),
                 "samples": samples.map { ["t": $0.t, "value": $0.value] },
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONDocument.encode(object)
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(title)
@@ -77,7 +78,7 @@ struct CurveOutput: ParsableArguments {
 
 /// Parses "x1,y1,x2,y2" into a cubic timing function.
 func parseBezier(_ text: String, option: String) throws -> TimingFunction {
-    let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let numbers = text.split(separator: ",").compactMap { Double($0.trimmed()) }
     guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
         throw ValidationError("\(option) takes four numbers x1,y1,x2,y2")
     }

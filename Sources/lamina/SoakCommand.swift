@@ -1,5 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Lamina
 import LaminaDisplay
 import LaminaGeometry
@@ -121,7 +124,7 @@ struct SoakCommand: ParsableCommand {
                 lastWall = now
                 lastFrames = runtime.renderedFrames
                 if baseline == nil { baseline = sample } else { samples.append(sample) }
-                print(String(format: "%9d frames  %9.0f s virtual  RSS %7d KiB  heap %7d KiB  fds %3d  %.4f ms/frame",
+                print(String(cFormat: "%9d frames  %9.0f s virtual  RSS %7d KiB  heap %7d KiB  fds %3d  %.4f ms/frame",
                              sample.frames, sample.virtualSeconds, sample.residentKiB, sample.heapKiB, sample.openDescriptors,
                              sample.msPerFrame))
                 nextSample = runtime.renderedFrames + sampleEvery
@@ -138,11 +141,11 @@ struct SoakCommand: ParsableCommand {
         let early = samples.prefix(tenth).map(\.msPerFrame).reduce(0, +) / Double(tenth)
         let late = samples.suffix(tenth).map(\.msPerFrame).reduce(0, +) / Double(tenth)
         let stats = runtime.stats
-        print(String(format: "soak: %d frames over %.0f virtual s, %d touches (%@), %d reloads, %d unplugs",
-                     runtime.renderedFrames, clock.now, stats.touches,
-                     touches.gestures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "),
+        let gestures = touches.gestures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        print(String(cFormat: "soak: %d frames over %.0f virtual s, %d touches", runtime.renderedFrames, clock.now, stats.touches)
+              + " (\(gestures))" + String(cFormat: ", %d reloads, %d unplugs",
                      reloads, unplugs))
-        print(String(format: "growth after %d warm-up frames: RSS %+d KiB (%d → %d), heap %+d KiB, descriptors %+d; ms per frame first tenth %.4f, last tenth %.4f (%+.1f %%)",
+        print(String(cFormat: "growth after %d warm-up frames: RSS %+d KiB (%d → %d), heap %+d KiB, descriptors %+d; ms per frame first tenth %.4f, last tenth %.4f (%+.1f %%)",
                      baseline.frames, rssGrowth, baseline.residentKiB, last.residentKiB, heapGrowth, fdGrowth, early, late,
                      early > 0 ? (late / early - 1) * 100 : 0))
         if let json {

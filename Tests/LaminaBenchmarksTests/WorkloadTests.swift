@@ -117,3 +117,24 @@ struct BandedRenderingTests {
         #expect(one.frame[50, 40] != 0xFF1E_1E28)                 // something was drawn
     }
 }
+
+@Suite("JSON documents")
+struct JSONDocumentTests {
+    @Test("a document reads into Swift values and writes back with sorted keys")
+    func roundTrip() throws {
+        let text = #"{"b": [1, 2.5, true, null, "x"], "a": {"n": -3}}"#
+        let value = try #require(try JSONDocument.parse(Array(text.utf8)) as? [String: Any])
+        let list = try #require(value["b"] as? [Any])
+        #expect(list[0] as? Int == 1)
+        #expect(list[1] as? Double == 2.5)
+        #expect(list[2] as? Bool == true)
+        #expect(list[3] is JSONDocument.Null)
+        #expect(list[4] as? String == "x")
+        #expect(JSONDocument.number(list[0]) == 1 && JSONDocument.number(list[1]) == 2.5 && JSONDocument.number(list[4]) == nil)
+        let written = String(decoding: try JSONDocument.encode(value), as: UTF8.self)
+        #expect(written.firstRange(of: "\"a\"")!.lowerBound < written.firstRange(of: "\"b\"")!.lowerBound)
+        let again = try #require(try JSONDocument.parse(Array(written.utf8)) as? [String: Any])
+        #expect((again["a"] as? [String: Any])?["n"] as? Int == -3)
+        #expect(throws: (any Error).self) { try JSONDocument.encode(["x": 1 as Float]) }
+    }
+}

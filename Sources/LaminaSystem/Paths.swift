@@ -1,0 +1,38 @@
+import SystemPackage
+
+/// File paths as the command line and config files give them (strings), joined and split
+/// through swift-system's `FilePath`.
+public enum Paths {
+    /// `name` inside `directory`; an absolute `name` stays as it is, an empty `directory`
+    /// leaves `name` relative.
+    public static func joined(_ directory: String, _ name: String) -> String {
+        FilePath(directory).pushing(FilePath(name)).string
+    }
+
+    /// The folder holding `path` (empty for a bare file name).
+    public static func directory(of path: String) -> String {
+        FilePath(path).removingLastComponent().string
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Paths {
+    /// Whether `path` is a directory; nil when nothing is there.
+    public static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Creates the directory `path` and any missing parents (mode 0755); one that exists is
+    /// fine.
+    public static func createDirectory(_ path: String) throws(Errno) {
+        if isDirectory(path) == true { return }
+        let parent = directory(of: path)
+        if !parent.isEmpty && parent != path { try createDirectory(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST && isDirectory(path) == true else { throw Errno(rawValue: errno) }
+    }
+}
