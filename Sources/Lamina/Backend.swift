@@ -3,7 +3,9 @@ import Logging
 
 /// A KMS device plus the clock its vblanks run on.
 public struct OpenedBackend {
+    /// The opened KMS device (DRM, fbdev or the dummy).
     public var device: KMSDevice
+    /// The clock its vblanks are timed on: the system clock, or a virtual one for the dummy.
     public var clock: MonotonicClock
     /// True for the in-memory device.
     public var isDummy: Bool
@@ -13,12 +15,14 @@ public struct OpenedBackend {
 
 /// Why no display backend could be opened.
 public struct BackendError: Error, CustomStringConvertible {
+    /// Why the backend could not be opened, in one line.
     public var reason: String
     /// `EX_UNAVAILABLE` from sysexits.h.
     public static let exitStatus: Int32 = 69
     public var description: String { reason }
 }
 
+/// Opens the display backend a configuration chooses (`auto` tries DRM, fbdev, then the dummy).
 public enum Backends {
     /// Opens the chosen backend. `auto` tries DRM cards first, then the framebuffer device,
     /// and when neither can be used falls back to the dummy display and says why.

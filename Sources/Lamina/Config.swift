@@ -29,6 +29,7 @@ public enum ClockChoice: String, Sendable, CaseIterable {
 public struct LaminaConfig {
     /// The file it came from (nil for built-in defaults).
     public var path: String?
+    /// Which display device to drive (`[display] backend`).
     public var backend = BackendChoice.auto
     /// Connector name such as `HDMI-A-1`; nil picks the first connected one.
     public var connector: String?
@@ -39,9 +40,11 @@ public struct LaminaConfig {
     /// The VT to mute while Lamina owns the screen: `auto` (standard input when it is a
     /// VT, as under systemd's `TTYPath=`), a path such as `/dev/tty1`, or `none`.
     public var console = "auto"
+    /// How the dummy display is paced: real time, or a virtual clock that jumps (`[display] clock`).
     public var clock = ClockChoice.realtime
     /// The dummy display's mode.
     public var dummyMode = KMSMode.cea1080p60
+    /// The colour behind the root layer (`[display] background`).
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
     /// Clockwise rotation of the picture on the panel: 0, 90, 180 or 270 degrees.
     public var rotation = 0
@@ -76,14 +79,18 @@ public struct LaminaConfig {
     public var calibration: [Float]?
     /// The xkb keyboard layout (`us`, `de`, `fr`…), variant and options for text entry.
     public var keyboardLayout = "us"
+    /// The xkb layout variant (`[input] keyboard_variant`); empty for the layout's default.
     public var keyboardVariant = ""
+    /// xkb options such as `ctrl:nocaps` (`[input] keyboard_options`); empty for none.
     public var keyboardOptions = ""
     /// Key repeat: seconds before the first repeat, repeats per second.
     public var repeatDelay = 0.6
+    /// Key repeats per second once repeating (`[input] repeat_rate`).
     public var repeatRate = 25.0
     /// Per-scene tables, by scene name, for the scene to read.
     public var sceneTables: [String: SettingsTable] = [:]
 
+    /// The defaults, as with an empty configuration file.
     public init() {}
 
     /// Reads and validates `path`. `sceneNames` are the scenes whose `[scene-name]` tables

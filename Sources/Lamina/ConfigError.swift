@@ -2,15 +2,19 @@ import LaminaGeometry
 /// A configuration (or script) that cannot be used: which file, which field, and why.
 /// The daemon prints it and exits with status 78 (`EX_CONFIG`), changing nothing.
 public struct ConfigError: Error, CustomStringConvertible {
+    /// The file at fault (or the option, for the command line).
     public var file: String
     /// The dotted field, such as `display.backend`; nil when the whole file is at fault.
     public var field: String?
+    /// The line in `file`, when known.
     public var line: Int?
+    /// What is wrong, in a few words.
     public var reason: String
 
     /// `EX_CONFIG` from sysexits.h.
     public static let exitStatus: Int32 = 78
 
+    /// An error naming the file, and where known the field and line, with the reason.
     public init(file: String, field: String? = nil, line: Int? = nil, reason: String) {
         self.file = file
         self.field = field

@@ -18,25 +18,38 @@ public struct DaemonOptions {
     public var configFile: String? {
         configPath ?? configSearchPaths.first { FileManager.default.fileExists(atPath: $0) }
     }
+    /// Overrides the configuration's backend.
     public var backend: BackendChoice?
+    /// Overrides the configuration's clock.
     public var clock: ClockChoice?
+    /// Overrides the configuration's scene.
     public var scene: String?
+    /// A touch script to replay, overriding the configuration's.
     public var touchScript: String?
+    /// A directory to write every frame into as PNG, with a contact sheet at the end.
     public var framesOut: String?
+    /// Stop after this many seconds (on the run's clock).
     public var exitAfter: Double?
     /// Write the run's stats as JSON here at exit.
     public var statsJSON: String?
 
+    /// No overrides: everything as the configuration says.
     public init() {}
 }
 
 /// What a run did.
 public struct RunSummary: Sendable {
+    /// Why the run ended.
     public var stopReason: Runtime.StopReason
+    /// Frames drawn and handed to the display.
     public var frames: Int
+    /// Vblanks that passed without a new frame while one was due.
     public var missedVBlanks: Int
+    /// Page flips the device refused (logged and retried).
     public var failedFlips: Int
+    /// The contact sheet's path, when frames were written.
     public var contactSheet: String?
+    /// The run's measurements.
     public var stats: RunStats
 }
 

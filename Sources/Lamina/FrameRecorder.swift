@@ -13,7 +13,9 @@ import LaminaSystem
 /// Encoding happens on a background queue so the frame loop keeps its pace; `finish()`
 /// waits for it.
 public final class FrameRecorder {
+    /// Where the frames go.
     public let directory: String
+    /// Frames recorded so far.
     public private(set) var frameCount = 0
     private let queue = DispatchQueue(label: "lamina.frame-recorder")
     private let store = ThumbnailStore()
@@ -21,6 +23,7 @@ public final class FrameRecorder {
     /// frames), after which the frame loop waits for the encoder: memory stays bounded
     /// however slow PNG is, and a demo run at 1080p (32 frames fit) is rarely held up.
     private var queued: DispatchSemaphore?
+    /// The most memory frames waiting to be encoded may hold.
     public static let maximumQueuedBytes = 256 * 1024 * 1024
     /// Held for the recorder's life: a second run writing the same directory is refused.
     private let lock: Int32

@@ -12,6 +12,7 @@ public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
 
+    /// A handler writing to standard error, which systemd connects to the journal.
     public init() {}
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

@@ -5,12 +5,15 @@ import CLinux
 
 /// What the process holds now: resident memory and open descriptors (Linux `/proc`).
 public struct ProcessResources: Sendable, Codable {
+    /// Resident memory in bytes (`VmRSS`).
     public var residentBytes: Int
     /// Bytes the C heap has handed out and not taken back (`mallinfo2`: arena and mmapped
     /// chunks in use): the precise measure of growth, without the page-level noise of RSS.
     public var heapBytes: Int
+    /// Open file descriptors.
     public var openDescriptors: Int
 
+    /// This process's resources now, read from `/proc/self`.
     public static func current() -> ProcessResources {
         let heap = mallinfo2()
         return ProcessResources(residentBytes: residentPages() * Int(sysconf(Int32(_SC_PAGESIZE))),

@@ -7,9 +7,20 @@ public struct RunStats: Codable, Sendable {
     /// Summary of a distribution, in milliseconds: count, minimum and maximum exact, the
     /// percentiles from a fixed-memory histogram (within 0.1 %).
     public struct Percentiles: Codable, Sendable {
+        /// How many samples.
         public var count: Int
-        public var min: Double, p50: Double, p95: Double, p99: Double, max: Double
+        /// The smallest sample.
+        public var min: Double
+        /// The median.
+        public var p50: Double
+        /// The 95th percentile.
+        public var p95: Double
+        /// The 99th percentile.
+        public var p99: Double
+        /// The largest sample.
+        public var max: Double
 
+        /// A summary from its parts.
         public init(count: Int, min: Double, p50: Double, p95: Double, p99: Double, max: Double) {
             self.count = count
             self.min = min
@@ -22,7 +33,9 @@ public struct RunStats: Codable, Sendable {
 
     /// Seconds from the start of the run to its end (on the runtime's clock).
     public var seconds: Double
+    /// Frames drawn and handed to the display.
     public var frames: Int
+    /// Page flips completed.
     public var flips: Int
     /// Flips per second while frames run back to back (intervals under 1.5 frames; idle
     /// gaps between animations are not counted).
@@ -30,8 +43,11 @@ public struct RunStats: Codable, Sendable {
     /// Those back-to-back intervals: their standard deviation and largest deviation from the
     /// mode's frame duration, in ms.
     public var flipIntervalJitterMs: Double?
+    /// The largest deviation of a flip interval from the refresh period, in milliseconds.
     public var flipIntervalMaxDeviationMs: Double?
+    /// Vblanks that passed without a new frame while one was due.
     public var missedVBlanks: Int
+    /// Page flips the device refused (logged and retried).
     public var failedFlips: Int
     /// Calls into the display driver that held the loop over half a second (each logged).
     public var deviceStalls: Int
@@ -43,6 +59,7 @@ public struct RunStats: Codable, Sendable {
     /// Input events that changed nothing when they were handled (a touch beside every
     /// target, a tap's down before the tap is recognized): not in `inputToFlipMs`.
     public var inputsWithoutChange: Int
+    /// Touches that went down.
     public var touches: Int
     /// Gestures recognized, by kind (`tap`, `pan`, `longPress`, `pinch`, `rotation`, `swipe`).
     public var gestures: [String: Int] = [:]
@@ -50,11 +67,14 @@ public struct RunStats: Codable, Sendable {
     /// wake-ups during it that found nothing to do (no input, no display event; the goal is
     /// none).
     public var idleSeconds: Double
+    /// Times the loop woke while idle (nothing to draw).
     public var idleWakeUps: Int
+    /// Idle wake-ups per second of idle time.
     public var wakeUpsPerIdleSecond: Double?
     /// Process CPU time (user + system) over the run, and per idle second (ms): what the
     /// daemon costs while the screen shows a still picture (the goal is zero).
     public var cpuSeconds: Double
+    /// CPU time used per second of idle time, in milliseconds.
     public var idleCPUMsPerSecond: Double?
     /// From a change that woke an idle display (input handled, a property set) to the flip
     /// that shows it: the repaint window's wait, drawing and the wait for the vblank.

@@ -17,17 +17,25 @@ import Logging
 /// animates, nothing is dirty and no link is running, no frame is produced and the loop
 /// sleeps until input or a deadline.
 public final class Runtime {
+    /// The clock frames are timed on (a `VirtualClock` in tests and offline runs).
     public let clock: MonotonicClock
     /// How the loop waits: `poll(2)` in real time, jumps on a virtual clock (the clock's).
     public let loop: EventLoop
+    /// The display the frames go to.
     public let display: Display
+    /// The layer tree shown, with its root `rootLayer`.
     public let tree: LayerTree
+    /// The display links, run once per frame.
     public let links = DisplayLinks()
+    /// Routes touches to gesture recognizers and touch handlers by hit testing.
     public let dispatcher: TouchDispatcher
+    /// Draws the presentation tree, only what changed.
     public let renderer = Renderer()
+    /// The colour behind the root layer.
     public var background: Color
     /// Receives every presented frame when set.
     public var recorder: FrameRecorder?
+    /// Where the runtime logs.
     public var logger: Logger
 
     var canvas: Canvas
@@ -125,6 +133,7 @@ public final class Runtime {
     }
     /// Times the panel was blanked, and for how long in all.
     public var blankCount: Int { blanking.count }
+    /// Seconds the panel spent blanked in all.
     public var blankedSeconds: Double { blanking.seconds }
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.

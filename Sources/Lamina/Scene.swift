@@ -72,6 +72,7 @@ public protocol SceneSettings {
 
 /// The settings of a scene that has none: its table, if present, must be empty.
 public struct NoSettings: SceneSettings, Sendable {
+    /// No settings.
     public init() {}
 
     public init(from table: SettingsTable) throws(ConfigError) {

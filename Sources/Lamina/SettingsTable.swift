@@ -3,7 +3,9 @@ import LaminaGeometry
 /// One `[table]` of a configuration file with typed, validating accessors. Every problem
 /// becomes a `ConfigError` naming the file, the field and the line.
 public final class SettingsTable {
+    /// The configuration file the table came from (for error messages).
     public let file: String
+    /// The table's name, such as `elastic_field`.
     public let name: String
     private let entries: [String: TOMLDocument.Entry]
     private var read: Set<String> = []

@@ -8,6 +8,7 @@ import LaminaInput
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
     public mutating func next() -> UInt64 {
@@ -33,6 +34,7 @@ public final class RandomTouchSource: TouchSource {
     /// Gestures started, by kind.
     public private(set) var gestures: [String: Int] = [:]
 
+    /// Gestures on a panel of size `panel` around `focus`, from `start` on, fixed by `seed`.
     public init(seed: UInt64, panel: Size, focus: Point, start: Double) {
         random = SplitMix64(seed: seed)
         self.panel = panel

@@ -6,10 +6,15 @@ import LaminaGeometry
 /// escapes), integers, floats and booleans, and `#` comments. Anything else is an error
 /// with its line number, never silently skipped.
 public struct TOMLDocument: Sendable {
+    /// A value of a key.
     public enum Value: Hashable, Sendable {
+        /// A basic string.
         case string(String)
+        /// An integer.
         case integer(Int)
+        /// A floating-point number.
         case float(Double)
+        /// `true` or `false`.
         case boolean(Bool)
 
         /// The kind of value, for error messages ("a string", "a number", …).
@@ -23,14 +28,19 @@ public struct TOMLDocument: Sendable {
         }
     }
 
+    /// A key's value and the line it is on.
     public struct Entry: Sendable {
+        /// The value.
         public var value: Value
+        /// Its line, from 1.
         public var line: Int
     }
 
     /// A line the reader could not understand.
     public struct SyntaxError: Error, Sendable {
+        /// The line at fault, from 1.
         public var line: Int
+        /// What is wrong.
         public var reason: String
     }
 
@@ -39,6 +49,7 @@ public struct TOMLDocument: Sendable {
     /// Header line of each table.
     public private(set) var tableLines: [String: Int] = [:]
 
+    /// Parses `text`; the first malformed line is an error.
     public init(parsing text: String) throws(SyntaxError) {
         var table = ""
         tables[""] = [:]

@@ -11,10 +11,14 @@ public struct DurationDistribution: Sendable {
     public static let ceiling = 60.0
     private var histogram = Histogram<UInt32>(
         lowestDiscernibleValue: 1, highestTrackableValue: UInt64(ceiling * 1e6), numberOfSignificantValueDigits: .three)
+    /// How many durations were added.
     public private(set) var count = 0
+    /// The shortest, exact (infinity while empty).
     public private(set) var min = Double.infinity
+    /// The longest, exact (minus infinity while empty).
     public private(set) var max = -Double.infinity
 
+    /// An empty distribution.
     public init() {}
 
     /// Adds one duration in seconds; NaN is ignored, negatives count as 0.
@@ -66,6 +70,7 @@ public struct FlipCadence: Sendable {
     private var squaredDeviations = 0.0
     private var largestDeviation = 0.0
 
+    /// No flips yet.
     public init() {}
 
     /// Adds a flip at `timestamp` on a display whose frame lasts `frameDuration` seconds.
@@ -95,14 +100,18 @@ public struct FlipCadence: Sendable {
 /// The last `capacity` values of a series, oldest first: what a decision that looks back a
 /// few frames needs, in fixed memory.
 public struct RecentValues: Sendable {
+    /// How many values are kept.
     public let capacity: Int
+    /// The kept values, oldest first.
     public private(set) var values = Deque<Double>()
 
+    /// An empty ring keeping the last `capacity` values.
     public init(capacity: Int) {
         precondition(capacity > 0)
         self.capacity = capacity
     }
 
+    /// Adds `value`, dropping the oldest when full.
     public mutating func append(_ value: Double) {
         values.append(value)
         if values.count > capacity { values.removeFirst() }

@@ -38,9 +38,12 @@ public protocol LayerDelegate: AnyObject {
 /// A layer's style dictionary as far as actions go: `style["actions"]`, and a nested
 /// `style["style"]` searched next (rule 40).
 public final class LayerStyle {
+    /// Per-key actions, searched like a layer's `actions`.
     public var actions: [String: ActionAnswer]
+    /// The next style searched when a key is not in `actions`.
     public var style: LayerStyle?
 
+    /// A style with these actions, falling back to `style`.
     public init(actions: [String: ActionAnswer] = [:], style: LayerStyle? = nil) {
         self.actions = actions
         self.style = style
@@ -112,6 +115,7 @@ extension ActionAnswer {
 /// every action with `.none`, so changes to a view-backed layer never animate implicitly;
 /// inside `Layer.animate` the block animation itself captures the changes.
 public final class ViewBackingDelegate: LayerDelegate, Sendable {
+    /// The one delegate every view-backed layer shares.
     public static let shared = ViewBackingDelegate()
 
     public func action(for layer: Layer, forKey key: String) -> ActionAnswer? { ActionAnswer.none }

@@ -9,21 +9,29 @@ import LaminaRaster
 public final class ActivityIndicatorLayer: ReplicatorLayer {
     /// UIKit's sizes: medium 20 points across, large 37.
     public enum Style: Sendable {
-        case medium, large
+        /// 20 points across.
+        case medium
+        /// 37 points across.
+        case large
         var diameter: Double { self == .medium ? 20 : 37 }
     }
 
+    /// Spokes drawn around the circle.
     public static let spokeCount = 8
+    /// Seconds for the bright spoke to go once round.
     public static let period = 1.0
+    /// The opacity a spoke fades to.
     public static let dimOpacity = 0.25
 
     /// Hide when stopped (default true).
     public var hidesWhenStopped = true {
         didSet { if !isAnimating { isHidden = hidesWhenStopped } }
     }
+    /// Whether the spokes turn (`startAnimating()` … `stopAnimating()`).
     public private(set) var isAnimating = false
     private let spoke = ShapeLayer()
 
+    /// A stopped indicator of `style` with spokes of `color` (UIKit's grey by default).
     public init(style: Style = .medium, color: Color = Color(red: 0.56, green: 0.56, blue: 0.58)) {
         super.init()
         let d = style.diameter

@@ -3,8 +3,30 @@ import LaminaGeometry
 /// Where a layer's `contents` image sits in its bounds (`CALayerContentsGravity`); y grows
 /// down, so `top` is the bounds' minimum y.
 public enum ContentsGravity: String, Hashable, Sendable, CaseIterable {
-    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
-    case resize, resizeAspect, resizeAspectFill
+    /// Centred at its natural size.
+    case center
+    /// At the top edge, centred across, at its natural size.
+    case top
+    /// At the bottom edge, centred across, at its natural size.
+    case bottom
+    /// At the left edge, centred down, at its natural size.
+    case left
+    /// At the right edge, centred down, at its natural size.
+    case right
+    /// In the top-left corner at its natural size.
+    case topLeft
+    /// In the top-right corner at its natural size.
+    case topRight
+    /// In the bottom-left corner at its natural size.
+    case bottomLeft
+    /// In the bottom-right corner at its natural size.
+    case bottomRight
+    /// Stretched to fill the bounds (the default).
+    case resize
+    /// Scaled to fit inside the bounds, keeping its aspect ratio.
+    case resizeAspect
+    /// Scaled to cover the bounds, keeping its aspect ratio (the excess spills out).
+    case resizeAspectFill
 
     /// The rectangle the image fills inside `bounds`, for an image of `size` points.
     public func rect(for size: Size, in bounds: Rect) -> Rect {

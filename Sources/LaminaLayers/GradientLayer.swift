@@ -6,7 +6,12 @@ import LaminaRaster
 open class GradientLayer: Layer {
     /// `axial` runs from `startPoint` to `endPoint`; `radial` centres on `startPoint` and
     /// reaches its last colour at `endPoint`'s distance.
-    public enum Kind: String, Hashable, Sendable { case axial, radial }
+    public enum Kind: String, Hashable, Sendable {
+        /// Colours change along the line from `startPoint` to `endPoint`.
+        case axial
+        /// Colours change with the distance from `startPoint`; `endPoint` is on the last circle.
+        case radial
+    }
 
     struct GradientProperties: Hashable {
         var colors: [Color] = []
@@ -18,6 +23,7 @@ open class GradientLayer: Layer {
 
     var gradient = GradientProperties()
 
+    /// A gradient layer with no colours (it draws nothing until given two).
     public override init() { super.init() }
 
     /// The colours, first at `startPoint`; fewer than two draw nothing.
@@ -44,6 +50,7 @@ open class GradientLayer: Layer {
         set { mutateGradient("endPoint") { $0.endPoint = newValue } }
     }
 
+    /// How the colours are laid out: axial (the default) or radial.
     public var kind: Kind {
         get { gradient.kind }
         set { mutateGradient("type") { $0.kind = newValue } }

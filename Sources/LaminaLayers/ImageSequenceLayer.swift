@@ -11,8 +11,10 @@ public final class ImageSequenceLayer: Layer {
     public var animationDuration = 0.0
     /// Passes to play; 0 plays forever.
     public var animationRepeatCount = 0
+    /// Whether the images are cycling.
     public private(set) var isAnimating = false
 
+    /// A layer with no images.
     public override init() { super.init() }
 
     /// The still image shown when not animating (the layer's `contents`).

@@ -6,15 +6,25 @@ public struct AnimationOptions: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// Touches reach the animated layers while they animate.
     public static let allowUserInteraction = AnimationOptions(rawValue: 1 << 1)
+    /// Starts from what is on screen instead of the model value.
     public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
+    /// Repeats forever.
     public static let `repeat` = AnimationOptions(rawValue: 1 << 3)
+    /// Runs backward after each forward run (with `repeat`, back and forth).
     public static let autoreverse = AnimationOptions(rawValue: 1 << 4)
+    /// Inside another block animation, uses this block's duration, not the outer one.
     public static let overrideInheritedDuration = AnimationOptions(rawValue: 1 << 5)
+    /// Inside another block animation, uses this block's curve, not the outer one.
     public static let overrideInheritedCurve = AnimationOptions(rawValue: 1 << 6)
+    /// Ease in and out (the default curve).
     public static let curveEaseInOut = AnimationOptions(rawValue: 0 << 16)
+    /// Ease in.
     public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
+    /// Ease out.
     public static let curveEaseOut = AnimationOptions(rawValue: 2 << 16)
+    /// Linear.
     public static let curveLinear = AnimationOptions(rawValue: 3 << 16)
 
     /// The named curve of bits 16–19 (rule 13).

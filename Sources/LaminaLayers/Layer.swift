@@ -44,7 +44,9 @@ open class Layer {
     }
 
     var properties = Properties()
+    /// The layers drawn in this layer's space, back to front before `zPosition` ordering.
     public internal(set) var sublayers: [Layer] = []
+    /// The layer this one is a sublayer of, if any.
     public internal(set) weak var superlayer: Layer?
     /// An optional name, for debugging and lookup.
     public var name: String?
@@ -87,6 +89,7 @@ open class Layer {
         drawBackingStore()
     }
 
+    /// A layer with the default properties (rule 48).
     public init() {}
 
     // MARK: Properties

@@ -8,6 +8,7 @@ import LaminaAnimation
 /// `updatePresentation(at: targetTimestamp)` (animations evaluated, presentation rebuilt),
 /// then drawing, then the returned callbacks.
 public final class LayerTree {
+    /// The root layer of the tree.
     public let root: Layer
     /// True when the model changed since the last commit.
     public internal(set) var needsCommit = true {
@@ -38,6 +39,7 @@ public final class LayerTree {
         needsCommit = true
     }
 
+    /// A tree shown from `root`.
     public init(root: Layer) {
         self.root = root
         root.hostingTree = self

@@ -13,18 +13,37 @@ import LaminaAnimation
 /// at the last presented frame.
 public final class PropertyAnimator {
     /// `UIViewAnimatingState`.
-    public enum State: Int, Sendable { case inactive = 0, active = 1, stopped = 2 }
+    public enum State: Int, Sendable {
+        /// Not started, or finished: the animations are gone.
+        case inactive = 0
+        /// Started (running or paused).
+        case active = 1
+        /// Stopped without finishing; `finishAnimation(at:)` ends it.
+        case stopped = 2
+    }
     /// `UIViewAnimatingPosition`.
-    public enum Position: Int, Sendable { case end = 0, start = 1, current = 2 }
+    public enum Position: Int, Sendable {
+        /// Where the animations end.
+        case end = 0
+        /// Where they started.
+        case start = 1
+        /// Where they are now.
+        case current = 2
+    }
 
     /// The curve of the animator: a cubic timing function or a spring.
     public enum Timing {
+        /// A cubic timing function over the duration.
         case cubic(TimingFunction)
+        /// A spring, which sets its own settling.
         case spring(Spring)
     }
 
+    /// The duration in seconds (for a spring, the time the curve is scaled to).
     public let duration: Double
+    /// Its curve.
     public private(set) var timing: Timing
+    /// Inactive, active or stopped.
     public private(set) var state = State.inactive
     /// At the end, stay active and paused instead of finishing (default false, rule 72).
     public var pausesOnCompletion = false
@@ -386,13 +405,16 @@ public struct SpringTimingParameters {
     /// `settlingDuration`, whatever duration it was given.
     public var physical: Spring?
 
+    /// A critically damped spring from rest (`UISpringTimingParameters()`).
     public init() {}
 
+    /// A spring by its damping ratio (1 settles without overshoot), starting with `initialVelocity`.
     public init(dampingRatio: Double, initialVelocity: (dx: Double, dy: Double) = (0, 0)) {
         self.dampingRatio = dampingRatio
         self.initialVelocity = initialVelocity
     }
 
+    /// A spring by its physical parameters, starting with `initialVelocity`.
     public init(mass: Double, stiffness: Double, damping: Double, initialVelocity: (dx: Double, dy: Double) = (0, 0)) {
         physical = Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity.dx)
         self.initialVelocity = initialVelocity

@@ -27,6 +27,7 @@ public final class Renderer {
     /// Offscreens held in the pool now.
     public var pooledOffscreenCount: Int { offscreens.values.reduce(0) { $0 + $1.count } }
 
+    /// A renderer with an empty offscreen pool.
     public init() {}
 
     /// Clears the canvas to `background` and draws `root` and its subtree.

@@ -23,18 +23,22 @@ open class ReplicatorLayer: Layer {
     /// On presentation copies: instances 1… as built for the frame.
     var instances: [[Layer]] = []
 
+    /// A replicator drawing its sublayers once.
     public override init() { super.init() }
 
+    /// How many times the sublayers are drawn (1 by default; clamped to `maximumInstanceCount`).
     public var instanceCount: Int {
         get { replicator.instanceCount }
         set { mutateReplicator("instanceCount") { $0.instanceCount = min(max(newValue, 0), ReplicatorLayer.maximumInstanceCount) } }
     }
 
+    /// Applied once more for each further instance, about the replicator's centre.
     public var instanceTransform: Transform3D {
         get { replicator.instanceTransform }
         set { mutateReplicator("instanceTransform") { $0.instanceTransform = newValue } }
     }
 
+    /// Seconds each further instance's animations run behind the previous one's.
     public var instanceDelay: Double {
         get { replicator.instanceDelay }
         set { mutateReplicator("instanceDelay") { $0.instanceDelay = newValue } }
@@ -51,15 +55,18 @@ open class ReplicatorLayer: Layer {
         get { replicator.instanceRedOffset }
         set { mutateReplicator("instanceRedOffset") { $0.instanceRedOffset = newValue } }
     }
+    /// Added to `instanceColor`'s green for each further instance.
     public var instanceGreenOffset: Double {
         get { replicator.instanceGreenOffset }
         set { mutateReplicator("instanceGreenOffset") { $0.instanceGreenOffset = newValue } }
     }
+    /// Added to `instanceColor`'s blue for each further instance.
     public var instanceBlueOffset: Double {
         get { replicator.instanceBlueOffset }
         set { mutateReplicator("instanceBlueOffset") { $0.instanceBlueOffset = newValue } }
     }
 
+    /// Added to each further instance's opacity (clamped to 0…1).
     public var instanceAlphaOffset: Double {
         get { replicator.instanceAlphaOffset }
         set { mutateReplicator("instanceAlphaOffset") { $0.instanceAlphaOffset = newValue } }

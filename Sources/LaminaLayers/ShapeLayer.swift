@@ -23,6 +23,7 @@ open class ShapeLayer: Layer {
 
     var shape = ShapeProperties()
 
+    /// A shape layer with no path.
     public override init() { super.init() }
 
     /// The shape, in the layer's bounds space; nil draws nothing.

@@ -7,7 +7,17 @@ import LaminaRaster
 /// width and cut with an ellipsis when it does not fit and truncation is on. Glyphs come from FreeType outlines through Lamina's rasterizer
 /// (DejaVu Sans by default).
 open class TextLayer: Layer {
-    public enum Alignment: String, Hashable, Sendable { case natural, left, center, right }
+    /// How each line sits in the bounds' width (`CATextLayer.alignmentMode`).
+    public enum Alignment: String, Hashable, Sendable {
+        /// As the script reads: left for left-to-right text.
+        case natural
+        /// Against the left edge.
+        case left
+        /// Centred in the bounds' width.
+        case center
+        /// Against the right edge.
+        case right
+    }
 
     struct TextProperties: Hashable {
         var string = ""
@@ -22,8 +32,10 @@ open class TextLayer: Layer {
     /// The face to draw with; nil uses the shared default face.
     public var font: Font?
 
+    /// A text layer with no text.
     public override init() { super.init() }
 
+    /// The text drawn; line breaks start new lines.
     public var string: String {
         get { text.string }
         set { mutateText("string") { $0.string = newValue } }
@@ -41,6 +53,7 @@ open class TextLayer: Layer {
         set { mutateText("foregroundColor") { $0.foregroundColor = newValue } }
     }
 
+    /// How each line sits in the bounds' width.
     public var alignmentMode: Alignment {
         get { text.alignment }
         set { mutateText("alignmentMode") { $0.alignment = newValue } }

@@ -69,6 +69,7 @@ public enum Transaction {
     /// Core Animation's transaction lock. Layer trees here belong to one thread, so these
     /// only count; they never block and never fail, recursively (rule 36).
     public static func lock() { TransactionStack.current.lockDepth += 1 }
+    /// Releases one `lock()`.
     public static func unlock() { TransactionStack.current.lockDepth = max(0, TransactionStack.current.lockDepth - 1) }
 
     /// The value for `key`: the four named keys read the properties above, any other key what

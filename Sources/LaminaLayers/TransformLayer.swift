@@ -6,6 +6,7 @@ import LaminaGeometry
 /// space, and an ordinary sublayer is one flat plane in it. The renderer paints the planes
 /// back to front by their depth (painter's algorithm, Lamina choice). It is never hit.
 open class TransformLayer: Layer {
+    /// A transform layer with no sublayers.
     public override init() { super.init() }
 
     open override var keepsSublayers3D: Bool { true }

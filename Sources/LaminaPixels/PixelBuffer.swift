@@ -8,7 +8,9 @@ import LaminaGeometry
 ///
 /// A reference type: frames are large and are drawn into in place.
 public final class PixelBuffer {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Pixels from one row to the next.
     public let stride: Int
@@ -29,8 +31,10 @@ public final class PixelBuffer {
 
     deinit { pixels.deallocate() }
 
+    /// The whole buffer as a rectangle at the origin.
     public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
+    /// The premultiplied ARGB pixel at (`x`, `y`), which must be inside the buffer.
     public subscript(x: Int, y: Int) -> UInt32 {
         get { pixels[y * stride + x] }
         set { pixels[y * stride + x] = newValue }

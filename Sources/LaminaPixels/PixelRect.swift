@@ -1,11 +1,16 @@
 /// A rectangle of device pixels, half-open: columns `x0..<x1`, rows `y0..<y1`. The one type
 /// for damage, clips, dirty regions and device boxes.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    /// The left edge (included).
     public var x0: Int
+    /// The top edge (included).
     public var y0: Int
+    /// The right edge (excluded).
     public var x1: Int
+    /// The bottom edge (excluded).
     public var y1: Int
 
+    /// The pixels from (`x0`, `y0`) up to but not including (`x1`, `y1`).
     public init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0
         self.y0 = y0
@@ -20,7 +25,9 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     /// True when it holds no pixel.
     public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
+    /// Columns covered (0 when empty or inverted).
     public var width: Int { max(0, x1 - x0) }
+    /// Rows covered (0 when empty or inverted).
     public var height: Int { max(0, y1 - y0) }
     /// Pixels covered (0 when empty).
     public var area: Int { width * height }

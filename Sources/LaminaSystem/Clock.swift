@@ -15,6 +15,7 @@ public protocol MonotonicClock: AnyObject {
 
 /// `CLOCK_MONOTONIC`, the clock DRM flip timestamps and libinput event times use.
 public final class SystemClock: MonotonicClock, Sendable {
+    /// The process's monotonic clock.
     public init() {}
 
     /// One instance for code that reads the time on a hot path (every input event, every
@@ -48,6 +49,7 @@ extension timespec {
 public final class VirtualClock: MonotonicClock {
     public private(set) var now: Double
 
+    /// A clock standing at `start` seconds until advanced.
     public init(start: Double = 0) {
         now = start
     }

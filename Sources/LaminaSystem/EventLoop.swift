@@ -29,9 +29,11 @@ public enum LoopWake: Equatable, Sendable {
 /// Real time: `poll(2)` on the descriptors with the deadline as its timeout (capped at a
 /// minute, so a wrong deadline costs one wake-up, not a hang).
 public final class PollLoop: EventLoop {
+    /// The clock deadlines are on.
     public let clock: MonotonicClock
     public var isRealTime: Bool { true }
 
+    /// A loop waiting with `poll(2)` against `clock`.
     public init(clock: MonotonicClock) {
         self.clock = clock
     }
@@ -51,9 +53,11 @@ public final class PollLoop: EventLoop {
 
 /// Virtual time: the clock jumps to the deadline; descriptors are never waited on.
 public final class VirtualLoop: EventLoop {
+    /// The clock the loop moves.
     public let clock: VirtualClock
     public var isRealTime: Bool { false }
 
+    /// A loop that advances `clock` to each deadline instead of waiting.
     public init(clock: VirtualClock) {
         self.clock = clock
     }

@@ -13,6 +13,7 @@ public enum InputFile {
 
     /// Why a file could not be read, in a few words ("is a directory", "permission denied").
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// Why the file cannot be read, in a few words ("is a directory", "permission denied").
         public var reason: String
         public var description: String { reason }
     }

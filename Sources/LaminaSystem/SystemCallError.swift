@@ -5,10 +5,12 @@ import SystemPackage
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call, such as `"open"` or `"VT_SETMODE"`.
     public var call: String
+    /// The error number the call set.
     public var errno: Errno
     /// What it was called on (a path), or more about why.
     public var detail: String
 
+    /// A failure of `call` with `errno`, and optionally what it was working on.
     public init(call: String, errno: Errno, detail: String = "") {
         self.call = call
         self.errno = errno
