@@ -51,12 +51,27 @@ extension GestureRecognizerDelegate {
 open class GestureRecognizer {
     /// `UIGestureRecognizer.State` raw values.
     public enum State: Int, Sendable {
-        case possible = 0, began, changed, ended, cancelled, failed
+        /// Touches are arriving but nothing is recognized yet (the start and rest state).
+        case possible = 0
+        /// A continuous gesture started.
+        case began
+        /// A continuous gesture moved on.
+        case changed
+        /// The gesture ended: recognized (a discrete gesture goes straight here).
+        case ended
+        /// The gesture was interrupted after it began.
+        case cancelled
+        /// The touches are not this gesture.
+        case failed
+        /// A discrete gesture's recognition: the same state as `ended`.
         public static let recognized = State.ended
     }
 
+    /// Where recognition stands; set by the recognizer, read by actions.
     public private(set) var state: State = .possible
+    /// A disabled recognizer receives no touches (and cancels a gesture in progress).
     public var isEnabled = true
+    /// Asked whether to begin and whether to recognize together with others. Weak.
     public weak var delegate: GestureRecognizerDelegate?
     /// On recognition, the touches it tracks are cancelled for the layer's touch handlers
     /// (UIKit's default, true).
@@ -98,6 +113,7 @@ open class GestureRecognizer {
         return sum * (1 / Double(touches.count))
     }
 
+    /// How many touches the recognizer is tracking.
     public var numberOfTouches: Int { touches.count }
 
     /// Keeps this recognizer from recognizing until `other` has failed (`require(toFail:)`).
@@ -193,9 +209,13 @@ open class GestureRecognizer {
         }
     }
 
+    /// New touches on the recognizer's layer; subclasses override to track them.
     open func touchesBegan(_ touches: [Touch], at time: Double) {}
+    /// Touches that moved; subclasses override to follow them.
     open func touchesMoved(_ touches: [Touch], at time: Double) {}
+    /// Touches that lifted; subclasses override to decide.
     open func touchesEnded(_ touches: [Touch], at time: Double) {}
+    /// Touches the system cancelled; by default the gesture is cancelled (or fails, before it began).
     open func touchesCancelled(_ touches: [Touch], at time: Double) {
         if state == .began || state == .changed { transition(to: .cancelled) }
         else if state == .possible { transition(to: .failed) }

@@ -4,7 +4,9 @@ import CXKBCommon
 public enum TextInput: Hashable, Sendable {
     /// Characters to insert (the keymap's UTF-8 for the key with the modifiers held).
     case insert(String)
+    /// Backspace: delete the character before the caret.
     case deleteBackward
+    /// Delete: delete the character after the caret.
     case deleteForward
     /// Return / Enter.
     case commit
@@ -18,12 +20,16 @@ public enum TextInput: Hashable, Sendable {
 public final class Keyboard {
     /// Why a keymap could not be made.
     public struct KeymapError: Error, CustomStringConvertible, Equatable {
+        /// The layout name that has no keymap.
         public var layout: String
         public var description: String { "no xkb keymap for layout '\(layout)' (is xkb-data installed?)" }
     }
 
+    /// The xkb layout in use, such as `us` or `de`.
     public let layout: String
+    /// Seconds a repeating key is held before it repeats.
     public var repeatDelay = 0.6
+    /// Repeats per second once repeating.
     public var repeatRate = 25.0
 
     private let context: OpaquePointer

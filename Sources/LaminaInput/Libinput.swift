@@ -5,7 +5,9 @@ import Glibc
 
 /// Why libinput could not be set up.
 public struct InputError: Error, CustomStringConvertible, Equatable {
+    /// The libinput or udev call that failed.
     public var call: String
+    /// What it was working on.
     public var detail: String
     public var description: String { "\(call) failed: \(detail)" }
 }

@@ -13,11 +13,14 @@ public protocol KeySource: AnyObject {
 
 /// A key going down or up, as libinput reports it (evdev key code, `CLOCK_MONOTONIC`).
 public struct KeyEvent: Hashable, Sendable {
+    /// When the key changed, on the monotonic clock (seconds).
     public var time: Double
     /// The evdev key code (`KEY_A` = 30); xkbcommon's keycode is this + 8.
     public var key: UInt32
+    /// True when pressed, false when released.
     public var isPressed: Bool
 
+    /// A key event from its parts.
     public init(time: Double, key: UInt32, isPressed: Bool) {
         self.time = time
         self.key = key
@@ -44,6 +47,7 @@ public final class LibinputSource: TouchSource, KeySource {
 
     /// The slot the mouse's single "finger" uses (seat slots are small numbers).
     public static let pointerSlot = 1_000
+    /// The panel's size in pixels: absolute positions are scaled onto it.
     public var panelSize: Size
     /// Receives one line per event worth knowing (device added or removed, clamping).
     public var log: (String) -> Void
@@ -60,6 +64,7 @@ public final class LibinputSource: TouchSource, KeySource {
     private var pointerDevice: OpaquePointer?
     private var warnedOutOfRange: Set<String> = []
 
+    /// Opens libinput on `backend` (the udev seat or listed device paths), mapping positions onto `panelSize` through `calibration` (libinput's six numbers) when given.
     public init(backend: Backend, panelSize: Size, calibration: [Float]? = nil,
                 log: @escaping (String) -> Void = { _ in }) throws(InputError) {
         if let calibration, calibration.count != 6 {
@@ -101,6 +106,7 @@ public final class LibinputSource: TouchSource, KeySource {
         libinput.suspend()
     }
 
+    /// Takes the devices back after `suspend()` (a VT switch back).
     public func resume() {
         if !libinput.resume() { log("input: libinput_resume failed; devices stay closed") }
     }

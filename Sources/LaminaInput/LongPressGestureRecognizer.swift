@@ -6,8 +6,11 @@ import LaminaGeometry
 /// Lifting or moving too far before the duration fails it.
 public final class LongPressGestureRecognizer: GestureRecognizer {
     public override var kind: String { "longPress" }
+    /// Seconds the fingers must stay down (0.5 by default).
     public var minimumPressDuration = 0.5
+    /// Points a finger may move before the press fails (10 by default).
     public var allowableMovement = 10.0
+    /// Fingers that must press together (1 by default).
     public var numberOfTouchesRequired = 1
 
     private var starts: [Int: Point] = [:]
@@ -21,6 +24,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         transition(to: .began)
     }
 
+    /// Starts timing once the required fingers are down; more fingers fail the press.
     public override func touchesBegan(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         for touch in touches { starts[touch.slot] = touch.location }
@@ -32,6 +36,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Before the press begins, moving beyond `allowableMovement` fails it; after, it reports changes.
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
         guard !changeIfRecognized(), state == .possible else { return }
         if touches.contains(where: { t in starts[t.slot].map { t.location.distance(to: $0) > allowableMovement } ?? false }) {
@@ -40,6 +45,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Lifting before `minimumPressDuration` fails the press; after, it ends.
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         beginsAt = nil
         endContinuous()

@@ -7,8 +7,11 @@ import LaminaLayers
 /// jump) and the least-squares velocity of event timestamps (rule 85).
 public final class PanGestureRecognizer: GestureRecognizer {
     public override var kind: String { "pan" }
+    /// Points the fingers move before the pan begins.
     public static let threshold = 10.0
+    /// The fewest fingers that pan (1 by default).
     public var minimumNumberOfTouches = 1
+    /// The most fingers that pan (no limit by default).
     public var maximumNumberOfTouches = Int.max
 
     /// Where the centroid was when the fingers landed (for the threshold).
@@ -52,6 +55,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         return b - a
     }
 
+    /// Tracks the new fingers; too many fail the pan before it began.
     public override func touchesBegan(_ touches: [Touch], at time: Double) {
         guard state == .possible || state == .began || state == .changed else { return }
         if self.touches.count > maximumNumberOfTouches {
@@ -69,6 +73,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         lastTime = time
     }
 
+    /// Begins once the fingers' centroid moved `threshold` points, then reports changes.
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
         guard let start else { return }
         let point = centroid
@@ -82,6 +87,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends the pan when too few fingers remain; before it began, the pan fails.
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         lastTime = time
         let remaining = self.touches.count - touches.count

@@ -12,15 +12,23 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     public struct Direction: OptionSet, Hashable, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Left to right.
         public static let right = Direction(rawValue: 1)
+        /// Right to left.
         public static let left = Direction(rawValue: 2)
+        /// Bottom to top.
         public static let up = Direction(rawValue: 4)
+        /// Top to bottom.
         public static let down = Direction(rawValue: 8)
     }
 
+    /// Points the fingers must travel along an allowed direction.
     public static let minimumDistance = 50.0
+    /// Seconds within which they must travel it.
     public static let maximumDuration = 0.5
+    /// The directions that count (right by default).
     public var direction: Direction = .right
+    /// Fingers that must swipe together (1 by default).
     public var numberOfTouchesRequired = 1
     /// The direction recognized (one of `direction`).
     public private(set) var recognizedDirection: Direction?
@@ -36,6 +44,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         transition(to: .failed)
     }
 
+    /// Notes where and when the fingers landed; more than required fail the swipe.
     public override func touchesBegan(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         if self.touches.count > numberOfTouchesRequired { transition(to: .failed); return }
@@ -43,6 +52,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         if endsBy == nil { endsBy = time + Self.maximumDuration }
     }
 
+    /// Recognizes once the fingers travelled far enough along an allowed direction in time; too slow or too far across fails.
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
         guard state == .possible, let start, self.touches.count == numberOfTouchesRequired else { return }
         let d = location(in: nil) - start
@@ -59,6 +69,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Lifting before the swipe is recognized fails it.
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         endsBy = nil
         if state == .possible { transition(to: .failed) }

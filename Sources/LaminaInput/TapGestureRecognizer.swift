@@ -12,7 +12,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
     /// The longest wait from one tap's lift to the next tap's first touch-down.
     public static let multiTapWindow = 0.3
 
+    /// Taps in a row that make the gesture (1 by default).
     public var numberOfTapsRequired = 1
+    /// Fingers each tap needs (1 by default).
     public var numberOfTouchesRequired = 1
 
     /// Where each finger of the current tap landed, by slot.
@@ -31,6 +33,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         if state == .possible { transition(to: .failed) }
     }
 
+    /// Counts the fingers down; more than required fail the tap.
     public override func touchesBegan(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         nextTapBy = nil
@@ -39,6 +42,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         if mostTouches > numberOfTouchesRequired { transition(to: .failed) }
     }
 
+    /// A finger that moves too far fails the tap.
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         for touch in touches {
@@ -49,6 +53,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Counts a tap when the fingers lift; the last one required recognizes.
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         // `self.touches` still holds the lifting ones: the tap ends with the last of them.

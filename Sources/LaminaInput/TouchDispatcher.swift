@@ -14,6 +14,7 @@ import LaminaLayers
 /// have decided (`delaysTouchesEnded`). A malformed event (a motion for a slot that is not
 /// down, a second down on a busy slot) is reported and dropped; it never stops dispatch.
 public final class TouchDispatcher {
+    /// The tree touches are hit-tested against (its presentation).
     public let tree: LayerTree
     /// Maps panel pixels to the root layer's (upright, logical) space: the display
     /// rotation lands here, so touch locations, translations and velocities are in the
@@ -32,10 +33,12 @@ public final class TouchDispatcher {
     private var lastLift: (location: Point, time: Double, tapCount: Int)?
     /// Events dispatched and dropped, for status lines and tests.
     public private(set) var dispatchedEvents = 0
+    /// Events dropped as malformed (a move or lift for a slot that is not down, a slot out of range).
     public private(set) var droppedEvents = 0
     /// Gestures recognized so far, by kind (`tap`, `pan`, …).
     public private(set) var recognizedGestures: [String: Int] = [:]
 
+    /// A dispatcher for the layers of `tree`.
     public init(tree: LayerTree) {
         self.tree = tree
     }
@@ -48,6 +51,7 @@ public final class TouchDispatcher {
         recognizers.append((layer, recognizer))
     }
 
+    /// Detaches `recognizer` from its layer; a gesture in progress is cancelled.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizers.removeAll { $0.recognizer === recognizer }
     }
@@ -98,6 +102,7 @@ public final class TouchDispatcher {
         settle()
     }
 
+    /// Delivers one touch event: hit testing on a touch down, then recognizers and handlers.
     public func dispatch(_ event: TouchEvent) {
         switch event.kind {
         case .down(let slot, let position):

@@ -3,18 +3,26 @@ import LaminaGeometry
 /// One raw touch event, as libinput reports it (`LIBINPUT_EVENT_TOUCH_*`): a seat slot, a
 /// position in panel pixels, and a time in seconds on `CLOCK_MONOTONIC` (rule 86).
 public struct TouchEvent: Hashable, Sendable {
+    /// What happened to which finger.
     public enum Kind: Hashable, Sendable {
+        /// A finger landed in `slot` at `position` (panel pixels).
         case down(slot: Int, position: Point)
+        /// The finger in `slot` moved to `position`.
         case motion(slot: Int, position: Point)
+        /// The finger in `slot` lifted.
         case up(slot: Int)
+        /// The touch in `slot` was cancelled (its device went away).
         case cancel(slot: Int)
         /// Closes one multi-touch update (`LIBINPUT_EVENT_TOUCH_FRAME`).
         case frame
     }
 
+    /// When, in seconds on the run's clock.
     public var time: Double
+    /// What happened.
     public var kind: Kind
 
+    /// An event from its parts.
     public init(time: Double, kind: Kind) {
         self.time = time
         self.kind = kind

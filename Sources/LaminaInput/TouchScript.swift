@@ -4,6 +4,7 @@ import LaminaGeometry
 public struct TouchScriptError: Error, Equatable, CustomStringConvertible {
     /// 1-based line number.
     public var line: Int
+    /// What is wrong with the line.
     public var reason: String
 
     public var description: String { "line \(line): \(Escaped(reason, limit: 600))" }
@@ -24,22 +25,31 @@ public struct TouchScriptError: Error, Equatable, CustomStringConvertible {
 /// typical touch controller rate), and lifts at its last point. Touches that overlap in time
 /// get different slots (multi-touch).
 public struct TouchScript: Sendable {
+    /// What a script line does.
     public enum Action: Hashable, Sendable {
+        /// A finger down at a point, held for `hold` seconds, then lifted.
         case tap(at: Point, hold: Double)
+        /// A finger down at the first point, moved through the others over `duration` seconds, then lifted.
         case drag(through: [Point], duration: Double)
     }
 
+    /// One line of the script: an action at a time.
     public struct Step: Hashable, Sendable {
+        /// Seconds from the start of the run.
         public var time: Double
+        /// What happens then.
         public var action: Action
 
+        /// A step from its parts.
         public init(time: Double, action: Action) {
             self.time = time
             self.action = action
         }
     }
 
+    /// How long a tap holds when its line gives no hold (seconds).
     public static let defaultTapHold = 0.08
+    /// Seconds between motion events of a drag (120 Hz, a touchscreen's rate).
     public static let motionInterval = 1.0 / 120
     /// Start times a script may use: up to 10⁷ s (about 116 days) from the start of the run.
     public static let times = 0.0...1e7
@@ -50,8 +60,10 @@ public struct TouchScript: Sendable {
     /// Points in one drag.
     public static let maximumDragPoints = 10_000
 
+    /// The steps, in time order.
     public var steps: [Step]
 
+    /// A script of `steps`.
     public init(steps: [Step]) {
         self.steps = steps
     }
@@ -285,6 +297,7 @@ public final class ScriptedTouchSource: TouchSource {
 
     public var eventDescriptor: Int32? { nil }
     public var nextEventTime: Double? { upcoming?.time }
+    /// True once every scripted event has been delivered.
     public var isExhausted: Bool { upcoming == nil }
     public var isSettled: Bool { isExhausted }
 

@@ -31,12 +31,14 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
         return value
     }
 
+    /// Notes the measure once two fingers are down; a third fails the gesture before it began.
     public override func touchesBegan(_ touches: [Touch], at time: Double) {
         guard state == .possible else { return }
         if self.touches.count > 2 { transition(to: .failed); return }
         if self.touches.count == 2 { initial = sample(at: time) }
     }
 
+    /// Begins once the two fingers' measure changed past its threshold, then reports changes.
     public override func touchesMoved(_ touches: [Touch], at time: Double) {
         guard let value = sample(at: time), let initial, !changeIfRecognized(), state == .possible else { return }
         if abs(value - initial) >= threshold {
@@ -45,6 +47,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends a gesture that began, or fails one that did not, when a finger lifts.
     public override func touchesEnded(_ touches: [Touch], at time: Double) {
         lastTime = time
         endContinuous()
@@ -67,11 +70,13 @@ public final class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
     override var threshold: Double { 10 }
 
+    /// The fingers' distance over their distance when the pinch began (1 at the start).
     public var scale: Double {
         guard let atBegan, let latest, atBegan > 0 else { return 1 }
         return latest / atBegan
     }
 
+    /// The change of `scale` per second, at the last move.
     public var velocity: Double {
         guard let atBegan, atBegan > 0 else { return 0 }
         return rate / atBegan
@@ -99,11 +104,13 @@ public final class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     }
     override var threshold: Double { 0.1 }
 
+    /// The fingers' turn since the rotation began, in radians (clockwise positive on screen).
     public var rotation: Double {
         guard let atBegan, let latest else { return 0 }
         return latest - atBegan
     }
 
+    /// Radians per second, at the last move.
     public var velocity: Double { rate }
 
     public override func reset() {

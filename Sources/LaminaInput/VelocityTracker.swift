@@ -8,10 +8,14 @@ import LaminaGeometry
 public struct VelocityTracker: Sendable {
     private var samples: [(time: Double, position: Point)] = []
 
+    /// Only samples this many seconds before the last one count.
     public static let horizon = 0.100
+    /// A pause this long between samples starts the estimate afresh.
     public static let maximumGap = 0.040
+    /// The most samples kept.
     public static let maximumSamples = 20
 
+    /// A tracker with no samples.
     public init() {}
 
     /// Adds a sample; one at the same time as the last replaces it (fingers of one
@@ -22,6 +26,7 @@ public struct VelocityTracker: Sendable {
         if samples.count > Self.maximumSamples { samples.removeFirst(samples.count - Self.maximumSamples) }
     }
 
+    /// Forgets every sample.
     public mutating func reset() { samples.removeAll() }
 
     /// The velocity at query time `now` (points per second).
