@@ -12,8 +12,11 @@ import Glibc
 /// connectors are asked for at open: probe lists planes and atomic support, and the
 /// writeback connector reads the composed frame back.
 public final class DRMDevice: KMSDevice {
+    /// The device node, such as `/dev/dri/card0`.
     public let path: String
+    /// The open descriptor (closed when the device goes away).
     public let fd: Int32
+    /// The kernel driver's name, such as `vkms` or `vc4`.
     public let driverName: String
     /// The kernel took `DRM_CLIENT_CAP_ATOMIC` for this file.
     public let supportsAtomic: Bool

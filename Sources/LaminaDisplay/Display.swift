@@ -3,12 +3,19 @@ import SystemPackage
 
 /// Why an output could not be brought up.
 public enum DisplayError: Error, CustomStringConvertible {
+    /// No connector has a display plugged in.
     case noConnectedConnector(device: String)
+    /// The configured connector does not exist; `available` lists those that do.
     case connectorNotFound(name: String, available: [String])
+    /// The connector offers no mode.
     case noMode(connector: String)
+    /// The requested mode is not among those the connector offers.
     case modeNotOffered(request: ModeRequest, connector: String, available: [String])
+    /// No plane of the connector's CRTC scans out `format`.
     case formatNotScannedOut(format: PixelFormat, connector: String)
+    /// No CRTC can drive the connector.
     case noCRTC(connector: String)
+    /// A device call failed.
     case kms(KMSError)
 
     /// The asked-for connector is not there (or none is connected): the display can run dark.
@@ -42,10 +49,13 @@ public enum DisplayError: Error, CustomStringConvertible {
 /// §3): frames are drawn into `shadow` and copied row by row, by `pitch`, into the back
 /// buffer, which is then flipped. One flip is in flight at a time.
 public final class Display {
+    /// The KMS device shown on.
     public let device: KMSDevice
     /// The connector shown on; while dark, a placeholder named `none` with the virtual mode.
     public private(set) var connector: KMSConnector
+    /// The mode being shown (the virtual output's while dark).
     public private(set) var mode: KMSMode
+    /// The CRTC driving the connector.
     public private(set) var crtc: UInt32
     /// The scanout format: XRGB8888, or RGB565 (dithered) for 16-bit panels.
     public let format: PixelFormat
@@ -126,11 +136,15 @@ public final class Display {
     /// and every vblank it lands past that one is a missed frame. Idle time is not counted.
     public private(set) var missedVBlanks = 0
     private var targetedSequence: UInt64?
+    /// Frames handed to the device.
     public private(set) var presentedFrames = 0
     private var closed = false
 
+    /// Width of the picture in pixels.
     public var width: Int { mode.width }
+    /// Height of the picture in pixels.
     public var height: Int { mode.height }
+    /// Refreshes per second.
     public var refreshRate: Double { mode.refreshRate }
     /// Seconds per vblank, from the mode timings (not the integer `vrefresh`).
     public var frameDuration: Double { 1 / mode.refreshRate }
@@ -231,6 +245,7 @@ public final class Display {
 
     /// What a hotplug changed, after `connectorsChanged`.
     public enum OutputChange: Equatable {
+        /// Nothing changed for the output.
         case unchanged
         /// The connector went away: the display runs dark on a virtual output.
         case wentDark

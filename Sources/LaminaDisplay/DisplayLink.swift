@@ -5,14 +5,18 @@
 /// the time the next frame will be shown: compute animation state for `targetTimestamp`.
 /// The link keeps its callback until `invalidate()`.
 public final class DisplayLink {
+    /// When the vblank that fired the link happened, in seconds on the run's clock.
     public private(set) var timestamp = 0.0
+    /// When the frame being prepared will be shown: the time to compute animations for.
     public private(set) var targetTimestamp = 0.0
+    /// The refresh period in seconds.
     public private(set) var duration = 0.0
     /// A paused link is not called, and does not keep the display producing frames.
     public var isPaused = false
     /// 0 = every vblank; otherwise the link fires on every n-th vblank,
     /// `n = max(1, round(refresh / preferred))`.
     public var preferredFramesPerSecond = 0
+    /// False once invalidated: the link never fires again.
     public private(set) var isValid = true
 
     private var callback: ((DisplayLink) -> Void)?
@@ -54,6 +58,7 @@ public final class DisplayLink {
 public final class DisplayLinks {
     private var links: [DisplayLink] = []
 
+    /// No links.
     public init() {}
 
     /// A new running link calling `callback` once per frame.

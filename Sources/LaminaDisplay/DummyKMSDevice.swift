@@ -10,8 +10,11 @@ import SystemPackage
 /// master loss) can be injected. On a `VirtualClock` it runs as fast as the CPU allows;
 /// on `SystemClock` it runs in real time.
 public final class DummyKMSDevice: KMSDevice {
+    /// The clock the dummy's vblanks are timed on.
     public let clock: MonotonicClock
+    /// The dummy's connectors (tests plug and unplug them).
     public private(set) var connectors: [KMSConnector]
+    /// The dummy's one CRTC.
     public let crtcID: UInt32 = 31
     /// Extra bytes added to every dumb-buffer row.
     public var pitchPadding = 64
@@ -36,7 +39,9 @@ public final class DummyKMSDevice: KMSDevice {
     // Observations for tests.
     /// The framebuffer being scanned out.
     public private(set) var scanoutFramebuffer: UInt32?
+    /// Page flips completed.
     public private(set) var completedFlips = 0
+    /// Modes set.
     public private(set) var modesetCount = 0
     /// True after `setPower(false)`: no vblanks, flips and vblank queries fail with EINVAL.
     public private(set) var isPoweredOff = false
@@ -46,6 +51,7 @@ public final class DummyKMSDevice: KMSDevice {
     /// least the last `flipDamageHistory` flips, never more than twice that (a dummy display
     /// running for months keeps a fixed footprint).
     public private(set) var flipDamage: [PixelRect?] = []
+    /// How many recent flips' damage clips are kept.
     public static let flipDamageHistory = 1024
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.

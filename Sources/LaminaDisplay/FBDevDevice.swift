@@ -13,16 +13,21 @@ import Glibc
 /// buffered, drawn in place. fbdev reports no vblanks, so they are predicted on `clock` at
 /// the rate the mode's timings give (60 Hz when the driver gives none), like the dummy's.
 public final class FBDevDevice: KMSDevice {
+    /// The device node, such as `/dev/fb0`.
     public let path: String
+    /// The open descriptor.
     public let fd: Int32
     /// The driver's name (`fix.id`), such as `vkmsdrmfb`.
     public let driverName: String
+    /// The framebuffer's own pixel format, drawn in directly.
     public let format: PixelFormat
+    /// The framebuffer's one mode.
     public let mode: KMSMode
     /// True when the two buffers are panned between; false: one buffer, drawn in place.
     public let isDoubleBuffered: Bool
     /// The driver's memory holds two screens (it can pan if it also takes the virtual size).
     public let hasMemoryForTwoScreens: Bool
+    /// The clock its predicted vblanks are timed on.
     public let clock: MonotonicClock
 
     private let pitch: Int

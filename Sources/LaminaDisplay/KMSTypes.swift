@@ -2,19 +2,26 @@ import SystemPackage
 
 /// A display mode, with the timings DRM reports (`drmModeModeInfo`).
 public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
+    /// The mode's name, such as `1920x1080`.
     public var name: String
+    /// Visible pixels across.
     public var width: Int
+    /// Visible lines.
     public var height: Int
     /// Pixel clock in kHz.
     public var clock: Int
+    /// Pixels per line, blanking included.
     public var htotal: Int
+    /// Lines per frame, blanking included.
     public var vtotal: Int
     /// True for `DRM_MODE_TYPE_PREFERRED`.
     public var isPreferred: Bool
     /// Raw `DRM_MODE_FLAG_*` bits (interlace, doublescan).
     public var flags: UInt32
+    /// Times each line is scanned (0 or 1: once).
     public var vscan: Int
 
+    /// A mode from its timing.
     public init(name: String, width: Int, height: Int, clock: Int, htotal: Int, vtotal: Int,
                 isPreferred: Bool = false, flags: UInt32 = 0, vscan: Int = 0) {
         self.name = name
@@ -51,9 +58,13 @@ public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
 
 /// How a panel is mounted: the connector property `panel orientation` (display-input.md §7).
 public enum PanelOrientation: String, Hashable, Sendable, Codable {
+    /// The panel's top is the picture's top.
     case normal = "Normal"
+    /// The panel is mounted upside down.
     case upsideDown = "Upside Down"
+    /// The panel's left side is up.
     case leftSideUp = "Left Side Up"
+    /// The panel's right side is up.
     case rightSideUp = "Right Side Up"
 
     /// The clockwise rotation that shows the picture upright on such a panel, composed with
@@ -71,16 +82,20 @@ public enum PanelOrientation: String, Hashable, Sendable, Codable {
 
 /// A connector (an output port such as `HDMI-A-1`).
 public struct KMSConnector: Hashable, Sendable {
+    /// The connector's object ID.
     public var id: UInt32
     /// Type name + `-` + type id, as the kernel names it.
     public var name: String
+    /// True when a display is plugged in.
     public var isConnected: Bool
+    /// The modes it offers, preferred first where the driver says.
     public var modes: [KMSMode]
     /// CRTCs this connector's encoders can drive.
     public var possibleCRTCs: [UInt32]
     /// The `panel orientation` property, when the connector has one.
     public var panelOrientation: PanelOrientation?
 
+    /// A connector from its parts.
     public init(id: UInt32, name: String, isConnected: Bool, modes: [KMSMode], possibleCRTCs: [UInt32],
                 panelOrientation: PanelOrientation? = nil) {
         self.id = id
@@ -100,17 +115,26 @@ public struct KMSConnector: Hashable, Sendable {
 
 /// A hardware plane (universal planes): a layer the CRTC composes.
 public struct KMSPlane: Hashable, Sendable {
+    /// What a plane is for.
     public enum Kind: String, Hashable, Sendable, Codable {
-        case primary, overlay, cursor
+        /// The CRTC's main picture.
+        case primary
+        /// Composited over the primary by the hardware.
+        case overlay
+        /// The small pointer plane.
+        case cursor
     }
 
+    /// The plane's object ID.
     public var id: UInt32
+    /// What it is for.
     public var kind: Kind
     /// The pixel formats it scans out, as fourcc strings (`XR24`, `RG16`, …).
     public var formats: [String]
     /// CRTCs it can be attached to.
     public var possibleCRTCs: [UInt32]
 
+    /// A plane from its parts.
     public init(id: UInt32, kind: Kind, formats: [String], possibleCRTCs: [UInt32]) {
         self.id = id
         self.kind = kind
@@ -123,13 +147,16 @@ public struct KMSPlane: Hashable, Sendable {
 public struct KMSResources: Hashable, Sendable {
     /// Display connectors (writeback connectors are not listed: they show nothing).
     public var connectors: [KMSConnector]
+    /// The CRTCs' object IDs.
     public var crtcs: [UInt32]
+    /// The planes.
     public var planes: [KMSPlane]
     /// True when the device took `DRM_CLIENT_CAP_ATOMIC` (atomic modesetting works).
     public var supportsAtomic: Bool
     /// The writeback connector (reads the composed frame back), when there is one.
     public var writebackConnector: UInt32?
 
+    /// Resources from their parts.
     public init(connectors: [KMSConnector], crtcs: [UInt32], planes: [KMSPlane] = [],
                 supportsAtomic: Bool = false, writebackConnector: UInt32? = nil) {
         self.connectors = connectors
@@ -142,14 +169,20 @@ public struct KMSResources: Hashable, Sendable {
 
 /// A dumb buffer: CPU-mappable scanout memory (`DRM_IOCTL_MODE_CREATE_DUMB`).
 public struct DumbBuffer: Hashable, Sendable {
+    /// The buffer's GEM handle.
     public var handle: UInt32
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// Bits per pixel (32 or 16).
     public var bitsPerPixel: Int
     /// Bytes from one row to the next; may exceed `width · bpp / 8` (never assume otherwise).
     public var pitch: Int
+    /// Size in bytes.
     public var size: Int
 
+    /// A buffer from what the kernel returned.
     public init(handle: UInt32, width: Int, height: Int, bitsPerPixel: Int, pitch: Int, size: Int) {
         self.handle = handle
         self.width = width
@@ -167,6 +200,7 @@ public enum PixelFormat: String, Hashable, Sendable {
     /// 16-bit little-endian, R 15–11, G 10–5, B 4–0.
     case rgb565
 
+    /// Bits per pixel: 32 for XRGB8888, 16 for RGB565.
     public var bitsPerPixel: Int { self == .xrgb8888 ? 32 : 16 }
     /// The DRM fourcc as text, as planes list their formats.
     public var fourcc: String { self == .xrgb8888 ? "XR24" : "RG16" }
@@ -176,16 +210,24 @@ public enum PixelFormat: String, Hashable, Sendable {
 /// buffer started scanning out at `timestamp`) or a vblank that was asked for without a flip
 /// (`drmCrtcQueueSequence`). Times are seconds on `CLOCK_MONOTONIC`.
 public struct VBlankEvent: Hashable, Sendable {
+    /// Which event.
     public enum Kind: Hashable, Sendable {
+        /// A page flip completed: the new buffer is on screen.
         case pageFlip
+        /// A requested vblank happened.
         case sequence
     }
 
+    /// Which event.
     public var kind: Kind
+    /// The CRTC it happened on.
     public var crtc: UInt32
+    /// The CRTC's vblank counter.
     public var sequence: UInt64
+    /// When the vblank happened, in seconds on the monotonic clock (the kernel's timestamp).
     public var timestamp: Double
 
+    /// An event from its parts.
     public init(kind: Kind, crtc: UInt32, sequence: UInt64, timestamp: Double) {
         self.kind = kind
         self.crtc = crtc

@@ -2,7 +2,9 @@
 /// `preferred`, `WIDTHxHEIGHT` (the fastest mode of that size) or `WIDTHxHEIGHT@HZ` (the
 /// mode of that size whose refresh is nearest, within half a hertz).
 public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
+    /// The connector's preferred mode.
     case preferred
+    /// A mode of this size, at this refresh rate when given (else the fastest).
     case size(width: Int, height: Int, refresh: Double?)
 
     /// Parses the config text; nil when it is not one of the three forms.

@@ -1,9 +1,12 @@
 /// Vblanks predicted on a clock, `epoch + k · period` for k = 0, 1, 2, …: the vblank source of
 /// devices that report none (the dummy device, fbdev) and of the dark virtual output.
 public struct VBlankGrid: Hashable, Sendable {
+    /// The time of one vblank.
     public var epoch: Double
+    /// Seconds between vblanks.
     public var period: Double
 
+    /// A grid through `epoch` every `period` seconds.
     public init(epoch: Double, period: Double) {
         precondition(period > 0, "a vblank period is positive")
         self.epoch = epoch
