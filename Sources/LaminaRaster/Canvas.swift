@@ -7,6 +7,7 @@ import LaminaGeometry
 /// A canvas keeps its scan-conversion memory between draws, so one canvas per target
 /// buffer is the cheap way to draw many paths.
 public final class Canvas {
+    /// The pixels drawn into.
     public let target: PixelBuffer
     private let rasterizer: CoverageRasterizer
     /// Curves are flattened to within this many device pixels.
@@ -21,6 +22,7 @@ public final class Canvas {
         case fast
     }
 
+    /// Which rasterizer draws: the fast one (default) or the reference it is tested against.
     public var pipeline = Pipeline.fast
 
     /// The current clip: a pixel rectangle, and a coverage mask for anything finer.
@@ -32,6 +34,7 @@ public final class Canvas {
     private var clipState: ClipState
     private var saved: [ClipState] = []
 
+    /// A canvas drawing into `target`, unclipped, with the default flattening tolerance.
     public init(target: PixelBuffer) {
         self.target = target
         rasterizer = CoverageRasterizer(width: max(target.width, 1), height: max(target.height, 1))

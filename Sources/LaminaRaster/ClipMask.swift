@@ -2,7 +2,9 @@
 /// are not pixel-aligned rectangles: rounded rects (`masksToBounds` with `cornerRadius`) and
 /// arbitrary paths. Outside `bounds` everything is clipped.
 public final class ClipMask {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// The pixel rectangle outside which the mask is 0.
     public private(set) var bounds: PixelRect

@@ -11,7 +11,9 @@ import LaminaGeometry
 ///
 /// Coordinates are device pixels: pixel (i, j) covers `[i, i+1) × [j, j+1)`.
 public final class CoverageRasterizer {
+    /// Width of the area rasterized, in pixels.
     public let width: Int
+    /// Height of the area rasterized, in pixels.
     public let height: Int
     /// Cells of the current shape only: its bounding box (`originX`, `originY`, `rowLength`
     /// columns), so a small shape works in a small, cache-resident buffer. Grown on demand,
@@ -36,6 +38,7 @@ public final class CoverageRasterizer {
     /// exact arithmetic, and is clamped to it against rounding so no deposit leaves the box.
     private var extentX0 = 0.0, extentX1 = 0.0
 
+    /// A rasterizer for a `width` x `height` pixel area.
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a rasterizer needs a positive size")
         self.width = width

@@ -3,7 +3,9 @@ import LaminaGeometry
 
 /// Why a font could not be used.
 public struct FontError: Error, CustomStringConvertible {
+    /// The font file.
     public var path: String
+    /// Why it cannot be used.
     public var reason: String
     public var description: String { "\(path): \(reason)" }
 }
@@ -12,6 +14,7 @@ public struct FontError: Error, CustomStringConvertible {
 /// Lamina's own coverage rasterizer (greyscale, exact area, no hinting), so text and shapes
 /// share one anti-aliasing model. Outlines are cached per glyph and size.
 public final class Font {
+    /// The font file this face was loaded from.
     public let path: String
     private var library: FT_Library?
     private var face: FT_Face?
@@ -66,12 +69,15 @@ public final class Font {
     /// Pen positions are rounded to 1/16 px across and 1/4 px down for cached glyph coverage
     /// (text runs along x, so x carries the fine fractions).
     public static let subpixelStepsX = 16
+    /// Vertical subpixel positions cached per glyph (a quarter pixel apart).
     public static let subpixelStepsY = 4
 
     /// One glyph at one size: its outline with the origin on the baseline (y down) and its
     /// unhinted advance in pixels.
     public struct Glyph {
+        /// The glyph's outline at the requested size, its origin on the baseline.
         public var path: Path
+        /// How far the pen moves after the glyph.
         public var advance: Double
         /// The outline flattened once (at the default tolerance), for drawing by offset.
         public var polygons: [[Point]]
@@ -80,6 +86,7 @@ public final class Font {
     /// The default face: DejaVu Sans from Debian's `fonts-dejavu-core`.
     public static let defaultPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
+    /// Loads the face at `path` (DejaVu Sans by default) through FreeType.
     public init(path: String = Font.defaultPath) throws(FontError) {
         self.path = path
         var lib: FT_Library?
@@ -234,20 +241,29 @@ struct GlyphMask {
 
 /// Where a line of text sits in the width it is given.
 public enum TextAlignment: String, Sendable {
-    case left, center, right
+    /// Against the left end.
+    case left
+    /// Centred.
+    case center
+    /// Against the right end.
+    case right
 }
 
 /// One line of text laid out: glyphs with their pen positions, left to right on a baseline.
 public struct TextLine {
+    /// A glyph and where it sits on the line.
     public struct PlacedGlyph {
+        /// The glyph's index in the face.
         public var index: UInt32
         /// Pen position of the glyph's origin, relative to the line's left end.
         public var x: Double
     }
 
+    /// The glyphs, left to right.
     public var glyphs: [PlacedGlyph]
     /// The advance width of the whole line.
     public var width: Double
+    /// The font size the line was laid out at, in pixels.
     public var size: Double
     /// True when the text was cut to fit and ends with an ellipsis.
     public var isTruncated: Bool

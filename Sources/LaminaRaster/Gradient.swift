@@ -6,15 +6,20 @@ import LaminaGeometry
 /// as Core Graphics and Skia do by default (**Lamina choice**, decisions.md). Beyond the
 /// first and last stops the end colours hold (pad). The ramp is sampled into 256 entries.
 public struct Gradient: Sendable {
+    /// A colour at a position along the gradient.
     public struct Stop: Hashable, Sendable {
+        /// Where, from 0 (start) to 1 (end).
         public var location: Double
+        /// The colour there.
         public var color: Color
+        /// A stop of `color` at `location`.
         public init(_ location: Double, _ color: Color) {
             self.location = location
             self.color = color
         }
     }
 
+    /// How the gradient's parameter t is measured.
     public enum Kind: Sendable {
         /// Colour varies along the line from `start` (t = 0) to `end` (t = 1).
         case linear(start: Point, end: Point)
@@ -22,10 +27,12 @@ public struct Gradient: Sendable {
         case radial(center: Point, radius: Double)
     }
 
+    /// Its geometry.
     public var kind: Kind
     /// Sorted by location; locations are clamped to 0…1.
     public var stops: [Stop]
 
+    /// A gradient of `kind` through `stops` (sorted by location).
     public init(_ kind: Kind, stops: [Stop]) {
         self.kind = kind
         self.stops = stops.map { Stop(min(max($0.location, 0), 1), $0.color) }.sorted { $0.location < $1.location }

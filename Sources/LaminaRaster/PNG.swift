@@ -3,18 +3,23 @@ import LaminaGeometry
 
 /// Why a PNG could not be written or read.
 public struct PNGError: Error, CustomStringConvertible {
+    /// The file.
     public let path: String
+    /// Why it could not be read or written.
     public let reason: String
     public var description: String { "\(path): \(reason)" }
 }
 
 /// An 8-bit straight-alpha RGBA image, as PNG files hold it.
 public struct RGBAImage: Equatable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width · height · 4` bytes, row-major, R G B A.
     public var bytes: [UInt8]
 
+    /// An image from 4 bytes per pixel (straight RGBA), row by row.
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "RGBA byte count must be width·height·4")
         self.width = width

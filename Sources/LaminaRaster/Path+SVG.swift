@@ -5,7 +5,9 @@ import LaminaGeometry
 
 /// Bad SVG path data: where (a character offset into the string) and why.
 public struct SVGPathError: Error, Equatable, CustomStringConvertible {
+    /// Where in the path data, in characters from the start.
     public var offset: Int
+    /// What is wrong there.
     public var reason: String
     public var description: String { "offset \(offset): \(reason)" }
 }

@@ -8,26 +8,36 @@ import LaminaGeometry
 public struct Path: Hashable, Sendable {
     /// One element of a path.
     public enum Element: Hashable, Sendable {
+        /// Starts a new sub-path at a point.
         case move(to: Point)
+        /// A straight line to a point.
         case line(to: Point)
+        /// A quadratic Bézier curve through one control point.
         case quad(control: Point, to: Point)
+        /// A cubic Bézier curve through two control points.
         case cubic(control1: Point, control2: Point, to: Point)
+        /// Closes the sub-path with a line back to its start.
         case close
     }
 
+    /// The path's elements in order.
     public private(set) var elements: [Element] = []
     /// The current point (nil before the first move).
     public private(set) var currentPoint: Point?
     private var subpathStart: Point?
 
+    /// An empty path.
     public init() {}
 
+    /// A path of `elements`.
     public init(elements: [Element]) {
         for e in elements { append(e) }
     }
 
+    /// True when the path has no elements.
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Appends `element` as it is.
     public mutating func append(_ element: Element) {
         switch element {
         case .move(let p): move(to: p)

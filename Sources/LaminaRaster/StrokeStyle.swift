@@ -21,8 +21,11 @@ public enum LineJoin: String, Hashable, Sendable, CaseIterable {
 
 /// The geometry of a stroke (`CAShapeLayer` / `UIBezierPath` line styles, rule 62).
 public struct StrokeStyle: Hashable, Sendable {
+    /// The stroke's width.
     public var width: Double
+    /// How open ends are capped.
     public var cap: LineCap
+    /// How segments meet.
     public var join: LineJoin
     /// The longest miter allowed, as a ratio of miter length to line width (1 / sin(φ/2)).
     public var miterLimit: Double
@@ -32,8 +35,10 @@ public struct StrokeStyle: Hashable, Sendable {
     public var dashPhase: Double
     /// The stroked range as fractions of the path's length (`strokeStart` / `strokeEnd`).
     public var start: Double
+    /// Where the stroked range ends.
     public var end: Double
 
+    /// A stroke style; the defaults are Core Animation's (1 wide, butt caps, miter joins, limit 10, solid, the whole path).
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 10,
                 dashPattern: [Double] = [], dashPhase: Double = 0, start: Double = 0, end: Double = 1) {
         self.width = width
