@@ -8,18 +8,33 @@ import Glibc
 /// `[a b 0; c d 0; tx ty 1]`. `t1.concatenating(t2)` applies `t1` first, then `t2`,
 /// like `CGAffineTransformConcat(t1, t2)`.
 public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
-    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+    /// The x axis's image, x component (row 1 of the 2x2 part).
+    public var a: Double
+    /// The x axis's image, y component.
+    public var b: Double
+    /// The y axis's image, x component (row 2 of the 2x2 part).
+    public var c: Double
+    /// The y axis's image, y component.
+    public var d: Double
+    /// The translation along x.
+    public var tx: Double
+    /// The translation along y.
+    public var ty: Double
 
+    /// A transform from its six numbers: a point (x, y) maps to (a·x + c·y + tx, b·x + d·y + ty).
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
+    /// The transform that changes nothing.
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A translation by (`x`, `y`).
     public init(translationX x: Double, y: Double) {
         self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
+    /// A scale by `sx` across and `sy` down, about the origin.
     public init(scaleX sx: Double, y sy: Double) {
         self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
@@ -30,6 +45,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
+    /// True for the identity, exactly.
     public var isIdentity: Bool { self == .identity }
 
     /// `self` then `other`.
@@ -58,6 +74,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         AffineTransform(rotationAngle: angle).concatenating(self)
     }
 
+    /// The 2x2 part's determinant: the factor areas scale by (negative when the transform mirrors).
     public var determinant: Double { a * d - b * c }
 
     /// The inverse, or `self` unchanged when singular (as `CGAffineTransformInvert`).
@@ -69,6 +86,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
+    /// Where `p` goes.
     public func apply(to p: Point) -> Point {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
     }

@@ -4,11 +4,16 @@
 /// Core Graphics does for device RGB. `premultiplied` gives the form the rasterizer
 /// composites with.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0…1 (straight, not premultiplied).
     public var red: Double
+    /// Green, 0…1.
     public var green: Double
+    /// Blue, 0…1.
     public var blue: Double
+    /// Opacity, 0 (transparent) … 1 (opaque).
     public var alpha: Double
 
+    /// A colour from straight components (opaque unless `alpha` is given).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -22,8 +27,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
                   blue: Double(blue8) / 255, alpha: Double(alpha8) / 255)
     }
 
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// Transparent black.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// The same colour with its alpha multiplied by `factor` (layer opacity).
@@ -51,11 +59,16 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
 /// A premultiplied sRGB colour: components in 0…1 with `red, green, blue ≤ alpha`.
 public struct PremultipliedColor: Hashable, Sendable {
+    /// Red times alpha.
     public var red: Double
+    /// Green times alpha.
     public var green: Double
+    /// Blue times alpha.
     public var blue: Double
+    /// Opacity.
     public var alpha: Double
 
+    /// A premultiplied colour from its components (each colour component at most `alpha`).
     public init(red: Double, green: Double, blue: Double, alpha: Double) {
         self.red = red
         self.green = green

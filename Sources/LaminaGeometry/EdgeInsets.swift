@@ -1,10 +1,15 @@
 /// Distances inward from each edge of a rectangle, as `UIEdgeInsets`.
 public struct EdgeInsets: Hashable, Sendable {
+    /// Inset from the top edge.
     public var top: Double
+    /// Inset from the left edge.
     public var left: Double
+    /// Inset from the bottom edge.
     public var bottom: Double
+    /// Inset from the right edge.
     public var right: Double
 
+    /// Insets from their four edges (0 where not given).
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left
@@ -17,6 +22,7 @@ public struct EdgeInsets: Hashable, Sendable {
         self.init(top: inset, left: inset, bottom: inset, right: inset)
     }
 
+    /// No inset.
     public static let zero = EdgeInsets()
 }
 

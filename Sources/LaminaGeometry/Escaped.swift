@@ -8,6 +8,7 @@ public struct Escaped: CustomStringConvertible, Sendable {
     public static let limit = 80
     public let description: String
 
+    /// `value` with control characters written out, cut at `limit` characters.
     public init(_ value: some StringProtocol, limit: Int = Escaped.limit) {
         var out = ""
         var count = 0

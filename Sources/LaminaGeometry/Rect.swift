@@ -3,28 +3,42 @@
 /// As in Core Graphics, a rectangle with a negative width or height is valid and
 /// `standardized` flips it; `minX`/`maxX` always give the true extremes.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The corner the size is measured from (the top-left for a positive size).
     public var origin: Point
+    /// The extent; a negative width or height extends left or up.
     public var size: Size
 
+    /// A rectangle from its origin and size.
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
+    /// A rectangle from its origin's coordinates and its size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
+    /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// The smallest x inside, whatever the size's sign.
     public var minX: Double { min(origin.x, origin.x + size.width) }
+    /// The largest x.
     public var maxX: Double { max(origin.x, origin.x + size.width) }
+    /// The smallest y.
     public var minY: Double { min(origin.y, origin.y + size.height) }
+    /// The largest y.
     public var maxY: Double { max(origin.y, origin.y + size.height) }
+    /// The x of the middle.
     public var midX: Double { origin.x + size.width / 2 }
+    /// The y of the middle.
     public var midY: Double { origin.y + size.height / 2 }
+    /// The width, never negative.
     public var width: Double { abs(size.width) }
+    /// The height, never negative.
     public var height: Double { abs(size.height) }
+    /// The middle point.
     public var center: Point { Point(x: midX, y: midY) }
 
     /// The same rectangle with a non-negative width and height.
@@ -47,6 +61,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
                     width: s.size.width - 2 * dx, height: s.size.height - 2 * dy)
     }
 
+    /// The rectangle moved by (`dx`, `dy`).
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(origin: Point(x: origin.x + dx, y: origin.y + dy), size: size)
     }

@@ -8,11 +8,40 @@ import Glibc
 /// `m41 m42 m43`, perspective in `m14 m24 m34`, and `m44` is the homogeneous scale.
 /// `a.concatenating(b)` is `a · b`: apply `a`, then `b` (behaviour.md, conventions and rule 52).
 public struct Transform3D: Hashable, Sendable {
-    public var m11: Double, m12: Double, m13: Double, m14: Double
-    public var m21: Double, m22: Double, m23: Double, m24: Double
-    public var m31: Double, m32: Double, m33: Double, m34: Double
-    public var m41: Double, m42: Double, m43: Double, m44: Double
+    /// Row 1, column 1: part of the linear map (row 1 is the image of the x axis).
+    public var m11: Double
+    /// Row 1, column 2: part of the linear map (row 1 is the image of the x axis).
+    public var m12: Double
+    /// Row 1, column 3: part of the linear map (row 1 is the image of the x axis).
+    public var m13: Double
+    /// Row 1, column 4: perspective from x (Core Animation's `m34 = -1/d` puts the viewer at distance d).
+    public var m14: Double
+    /// Row 2, column 1: part of the linear map (row 2 is the image of the y axis).
+    public var m21: Double
+    /// Row 2, column 2: part of the linear map (row 2 is the image of the y axis).
+    public var m22: Double
+    /// Row 2, column 3: part of the linear map (row 2 is the image of the y axis).
+    public var m23: Double
+    /// Row 2, column 4: perspective from y (Core Animation's `m34 = -1/d` puts the viewer at distance d).
+    public var m24: Double
+    /// Row 3, column 1: part of the linear map (row 3 is the image of the z axis).
+    public var m31: Double
+    /// Row 3, column 2: part of the linear map (row 3 is the image of the z axis).
+    public var m32: Double
+    /// Row 3, column 3: part of the linear map (row 3 is the image of the z axis).
+    public var m33: Double
+    /// Row 3, column 4: perspective from z (Core Animation's `m34 = -1/d` puts the viewer at distance d).
+    public var m34: Double
+    /// Row 4, column 1: the translation along x.
+    public var m41: Double
+    /// Row 4, column 2: the translation along y.
+    public var m42: Double
+    /// Row 4, column 3: the translation along z.
+    public var m43: Double
+    /// Row 4, column 4: the homogeneous scale (1 for ordinary transforms).
+    public var m44: Double
 
+    /// A transform from its sixteen entries, row by row (a point is a row vector on the left, as in Core Animation).
     public init(
         m11: Double, m12: Double, m13: Double, m14: Double,
         m21: Double, m22: Double, m23: Double, m24: Double,
@@ -25,6 +54,7 @@ public struct Transform3D: Hashable, Sendable {
         self.m41 = m41; self.m42 = m42; self.m43 = m43; self.m44 = m44
     }
 
+    /// The transform that changes nothing.
     public static let identity = Transform3D(
         m11: 1, m12: 0, m13: 0, m14: 0,
         m21: 0, m22: 1, m23: 0, m24: 0,
@@ -81,6 +111,7 @@ public struct Transform3D: Hashable, Sendable {
         m11 = t.a; m12 = t.b; m21 = t.c; m22 = t.d; m41 = t.tx; m42 = t.ty
     }
 
+    /// True for the identity, exactly.
     public var isIdentity: Bool { self == .identity }
 
     /// `CATransform3DIsAffine`: no z or perspective terms.
