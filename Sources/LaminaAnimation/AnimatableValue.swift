@@ -2,14 +2,19 @@ import LaminaGeometry
 
 /// A value an animation can drive: the types Core Animation interpolates (rule 19).
 public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
+    /// A number (opacity, a radius, one component of a transform).
     case scalar(Double)
+    /// A point (position, anchor point).
     case point(Point)
+    /// A size (bounds.size, shadow offset).
     case size(Size)
+    /// A rectangle (bounds).
     case rect(Rect)
     /// A colour; nil is a valid colour value (no colour) that does not interpolate.
     case color(Color?)
     /// Boxed: a 4×4 matrix would make every value (and every animation) 130 bytes.
     indirect case transform(Transform3D)
+    /// A Boolean (hidden, masksToBounds): switches, never blends.
     case bool(Bool)
 
     /// Componentwise interpolation from `self` (t = 0) to `other` (t = 1). Mismatched kinds

@@ -9,9 +9,13 @@ import LaminaGeometry
 public struct BasicAnimation {
     /// The property animated, such as `"position"` or `"opacity"`.
     public var keyPath: String
+    /// The value at the start; nil takes what is on screen (rule 15).
     public var fromValue: AnimatableValue?
+    /// The value at the end; nil takes the model value or `fromValue` + `byValue` (rule 15).
     public var toValue: AnimatableValue?
+    /// A change to add, used where `fromValue` or `toValue` is nil (rule 15).
     public var byValue: AnimatableValue?
+    /// When and how long it runs, repeats and fills (`CAMediaTiming`).
     public var timing = MediaTiming()
     /// Easing of the simple-duration fraction; nil is linear (rule 13). Ignored by springs.
     public var timingFunction: TimingFunction?
@@ -20,6 +24,7 @@ public struct BasicAnimation {
     /// When set, this is a keyframe animation (`CAKeyframeAnimation`): the values come from
     /// the keyframes at the eased progress, and from/to/by are not used (rules 22–25).
     public var keyframes: Keyframes?
+    /// Removed from its layer when it ends (true by default); false keeps it with its fill mode.
     public var isRemovedOnCompletion = true
     /// Told when the animation starts and stops (rule 35). A strong reference, as in Core
     /// Animation: layer → animation → delegate lasts until the animation is removed.
@@ -33,6 +38,7 @@ public struct BasicAnimation {
     /// `transform`.
     public var valueFunction: ValueFunction?
 
+    /// An animation of `keyPath` (0 duration takes the transaction's, 0.25 s by default).
     public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
                 by: AnimatableValue? = nil, duration: Double = 0) {
         self.keyPath = keyPath
@@ -105,13 +111,18 @@ extension AnimationDelegate {
 /// group is active or filling. The children's delegates and `isRemovedOnCompletion` are
 /// ignored; the group's own apply.
 public struct AnimationGroup {
+    /// The animations run together, their times relative to the group's.
     public var animations: [BasicAnimation]
+    /// The group's own timing; children are cut off at its duration.
     public var timing = MediaTiming()
     /// Warps the group's local time for its children; nil is linear.
     public var timingFunction: TimingFunction?
+    /// Removed from its layer when it ends (true by default).
     public var isRemovedOnCompletion = true
+    /// Told when the group starts and stops.
     public var delegate: (any AnimationDelegate)?
 
+    /// A group of `animations` lasting `duration` (0: the transaction's).
     public init(animations: [BasicAnimation], duration: Double = 0) {
         self.animations = animations
         timing.duration = duration
@@ -135,19 +146,32 @@ public struct Transition {
 
     /// Where the movement comes from (y grows down: `fromTop` enters from above).
     public enum Subtype: String, Hashable, Sendable, CaseIterable {
-        case fromRight, fromLeft, fromTop, fromBottom
+        /// From the right edge.
+        case fromRight
+        /// From the left edge.
+        case fromLeft
+        /// From the top edge.
+        case fromTop
+        /// From the bottom edge.
+        case fromBottom
     }
 
+    /// How the pictures change over (fade by default).
     public var kind = Kind.fade
     /// Nil moves like `fromLeft`, as Core Animation does for the moving kinds.
     public var subtype: Subtype?
+    /// When and how long the transition runs.
     public var timing = MediaTiming()
+    /// The pace of the transition; nil is linear.
     public var timingFunction: TimingFunction?
     /// The part of the transition shown: progress runs from `startProgress` to `endProgress`.
     public var startProgress = 0.0
+    /// How far the transition goes, 0…1 (1 by default).
     public var endProgress = 1.0
+    /// Told when the transition starts and stops.
     public var delegate: (any AnimationDelegate)?
 
+    /// A transition of `kind`, coming from `subtype` where it moves, lasting `duration` (0: the transaction's).
     public init(kind: Kind = .fade, subtype: Subtype? = nil, duration: Double = 0) {
         self.kind = kind
         self.subtype = subtype
@@ -178,7 +202,28 @@ public struct Transition {
 /// replaces the model transform while the animation runs (the model's own scale, rotation
 /// and translation are ignored).
 public enum ValueFunction: String, Hashable, Sendable, CaseIterable {
-    case rotateX, rotateY, rotateZ, scale, scaleX, scaleY, scaleZ, translate, translateX, translateY, translateZ
+    /// A rotation about x by the value (radians).
+    case rotateX
+    /// A rotation about y by the value (radians).
+    case rotateY
+    /// A rotation about z by the value (radians).
+    case rotateZ
+    /// A uniform scale by the value.
+    case scale
+    /// A scale along x by the value.
+    case scaleX
+    /// A scale along y by the value.
+    case scaleY
+    /// A scale along z by the value.
+    case scaleZ
+    /// A translation by the value along x and y.
+    case translate
+    /// A translation along x by the value.
+    case translateX
+    /// A translation along y by the value.
+    case translateY
+    /// A translation along z by the value.
+    case translateZ
 
     /// The transform for `value`: a scalar (an angle, a factor, a distance), or for `scale`
     /// and `translate` a point or size for x and y (a scalar scales uniformly).

@@ -16,15 +16,20 @@ public enum RotationMode: String, Hashable, Sendable {
 public struct KeyframePath: Sendable {
     /// One element's motion: from its start to its end point.
     public enum Segment: Sendable {
+        /// A straight line from the first point to the second.
         case line(Point, Point)
+        /// A quadratic curve: start, control, end.
         case quad(Point, Point, Point)
+        /// A cubic curve: start, two controls, end.
         case cubic(Point, Point, Point, Point)
         /// A move inside the path: a jump that takes no time.
         case jump(Point, Point)
     }
 
+    /// The path's segments in order.
     public var segments: [Segment]
 
+    /// A path of `segments`.
     public init(segments: [Segment]) { self.segments = segments }
 
     /// The moving segments (jumps take no time).

@@ -2,24 +2,36 @@ import LaminaGeometry
 
 /// How a keyframe animation moves between its values (`CAAnimationCalculationMode`, rule 24).
 public enum CalculationMode: String, Hashable, Sendable, CaseIterable {
-    case linear, discrete, paced, cubic, cubicPaced
+    /// Straight between the values, on the key times.
+    case linear
+    /// Each value held until the next key time.
+    case discrete
+    /// Straight between the values at constant speed (key times ignored).
+    case paced
+    /// A Catmull-Rom spline through the values, on the key times.
+    case cubic
+    /// A Catmull-Rom spline at constant speed (key times ignored).
+    case cubicPaced
 }
 
 /// The values of a keyframe animation (`CAKeyframeAnimation`, rules 22–25) and where in the
 /// animation's progress each one sits.
 public struct Keyframes: Sendable {
+    /// The values passed through, in order.
     public var values: [AnimatableValue]
     /// Progress (0…1) of each value; nil spreads them evenly. Only the prefix shared with
     /// `values` is used (rule 23).
     public var keyTimes: [Double]?
     /// Easing of each segment's local fraction (n − 1 of them).
     public var timingFunctions: [TimingFunction]?
+    /// How the values are joined (linear by default).
     public var calculationMode: CalculationMode = .linear
     /// When set, the values come from this path instead of `values` (rule 26).
     public var path: KeyframePath?
     /// With a path: turn the layer along its tangent.
     public var rotationMode: RotationMode?
 
+    /// Keyframes through `values`, at `keyTimes` (evenly spread when nil), each segment paced by its timing function.
     public init(values: [AnimatableValue], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction]? = nil,
                 calculationMode: CalculationMode = .linear) {
         self.values = values

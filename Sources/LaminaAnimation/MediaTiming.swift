@@ -23,6 +23,7 @@ public struct MediaTiming: Hashable, Sendable {
     public var beginTime: Double = 0
     /// Seconds of one simple cycle.
     public var duration: Double = 0
+    /// How fast local time runs relative to the parent's (1 by default; 0 freezes, negative runs back).
     public var speed: Double = 1
     /// Phase shift inside the active interval; wraps there (rule 7).
     public var timeOffset: Double = 0
@@ -30,9 +31,12 @@ public struct MediaTiming: Hashable, Sendable {
     public var repeatCount: Double = 0
     /// Seconds to repeat for; wins over `repeatCount` when both are set (rule 6).
     public var repeatDuration: Double = 0
+    /// Runs backward after each forward run.
     public var autoreverses = false
+    /// What shows outside the active time (removed by default).
     public var fillMode: FillMode = .removed
 
+    /// Core Animation's defaults: no delay, no duration yet, speed 1, one run, removed fill.
     public init() {}
 
     /// One cycle: `duration`, doubled by `autoreverses`.

@@ -21,6 +21,7 @@ public struct Spring: Hashable, Sendable {
     /// The default spring: mass 1, stiffness 100, damping 10 (rule 27).
     public init() {}
 
+    /// A spring by its physical parameters (Core Animation's defaults: mass 1, stiffness 100, damping 10), starting at `initialVelocity` in units of the change per second.
     public init(mass: Double = 1, stiffness: Double = 100, damping: Double = 10,
                 initialVelocity: Double = 0, allowsOverdamping: Bool = false) {
         self.mass = mass

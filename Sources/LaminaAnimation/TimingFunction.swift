@@ -3,10 +3,18 @@
 /// Evaluation solves `x(s) = p` by Newton–Raphson with a derivative guard, then bisection,
 /// to `ε = 1e-12` (rule 12), and clamps the input to [0, 1] as Core Animation does.
 public struct TimingFunction: Sendable, CustomStringConvertible {
-    public let x1: Double, y1: Double, x2: Double, y2: Double
+    /// The first control point's x (0…1).
+    public let x1: Double
+    /// The first control point's y.
+    public let y1: Double
+    /// The second control point's x (0…1).
+    public let x2: Double
+    /// The second control point's y.
+    public let y2: Double
     /// The name of a named curve, nil for a custom one.
     public let name: String?
 
+    /// A curve through the control points (`x1`, `y1`) and (`x2`, `y2`); x is clamped to 0…1.
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.init(x1, y1, x2, y2, name: nil)
     }
@@ -17,10 +25,15 @@ public struct TimingFunction: Sendable, CustomStringConvertible {
     }
 
     // Rule 11.
+    /// Constant speed.
     public static let linear = TimingFunction(0, 0, 1, 1, name: "linear")
+    /// Slow start (`kCAMediaTimingFunctionEaseIn`).
     public static let easeIn = TimingFunction(0.42, 0, 1, 1, name: "easeIn")
+    /// Slow end.
     public static let easeOut = TimingFunction(0, 0, 0.58, 1, name: "easeOut")
+    /// Slow start and end.
     public static let easeInEaseOut = TimingFunction(0.42, 0, 0.58, 1, name: "easeInEaseOut")
+    /// Core Animation's default curve for implicit animations.
     public static let `default` = TimingFunction(0.25, 0.1, 0.25, 1, name: "default")
 
     /// The named curve, or nil for an unknown name.

@@ -8,7 +8,9 @@ import LaminaGeometry
 /// matrix. In Core Animation's row-vector convention the linear part is
 /// `diag(scale) · residual · R(angle)`: scale, then shear, then rotate.
 public struct Decomposed2D: Hashable, Sendable {
+    /// The translation.
     public var translation: (x: Double, y: Double)
+    /// The scale along x and y.
     public var scale: (x: Double, y: Double)
     /// Radians, `atan2` of the normalised x axis.
     public var angle: Double
@@ -42,6 +44,7 @@ public struct Decomposed2D: Hashable, Sendable {
         residual = (r0.x * c + r0.y * s, -r0.x * s + r0.y * c, r1.x * c + r1.y * s, -r1.x * s + r1.y * c)
     }
 
+    /// A decomposition from its parts.
     public init(translation: (x: Double, y: Double), scale: (x: Double, y: Double), angle: Double,
                 residual: (m11: Double, m12: Double, m21: Double, m22: Double)) {
         self.translation = translation
@@ -88,10 +91,15 @@ public struct Decomposed2D: Hashable, Sendable {
 /// A 3-D transform split the way CSS Transforms 2 interpolates it: perspective,
 /// translation, scale, skew (xy, xz, yz) and a rotation quaternion (x, y, z, w).
 public struct Decomposed3D: Hashable, Sendable {
+    /// The perspective row (4 numbers).
     public var perspective: [Double]
+    /// The translation (x, y, z).
     public var translation: [Double]
+    /// The scale along x, y, z.
     public var scale: [Double]
+    /// The skews xy, xz, yz.
     public var skew: [Double]
+    /// The rotation as a unit quaternion (x, y, z, w).
     public var quaternion: [Double]
 
     /// Nil when `t` cannot be decomposed (m44 = 0 or a singular 3×3 part).
@@ -139,6 +147,7 @@ public struct Decomposed3D: Hashable, Sendable {
         quaternion = q
     }
 
+    /// A decomposition from its parts.
     public init(perspective: [Double], translation: [Double], scale: [Double], skew: [Double], quaternion: [Double]) {
         self.perspective = perspective
         self.translation = translation

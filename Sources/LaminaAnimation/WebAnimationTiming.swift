@@ -1,27 +1,58 @@
 /// The Web Animations timing model of one effect (behaviour.md rule 88), used to port the
 /// WPT timing-model fixtures through the crosswalk of rule 87. Times in any unit (WPT: ms).
 public struct WebAnimationTiming: Sendable {
-    public enum Fill: String, Sendable { case none, forwards, backwards, both, auto }
-    public enum Phase: Sendable { case before, active, after }
+    /// What shows outside the active interval (`fill`).
+    public enum Fill: String, Sendable {
+        /// Nothing outside it.
+        case none
+        /// The end value after it.
+        case forwards
+        /// The start value before it.
+        case backwards
+        /// Both.
+        case both
+        /// The spec's default for an effect: as `none`.
+        case auto
+    }
+    /// Where a local time falls.
+    public enum Phase: Sendable {
+        /// Before the active interval.
+        case before
+        /// Inside it.
+        case active
+        /// After it.
+        case after
+    }
 
+    /// The start delay.
     public var delay = 0.0
+    /// The delay after the end.
     public var endDelay = 0.0
+    /// One iteration's duration.
     public var duration = 0.0
+    /// How many iterations (may be fractional or infinite).
     public var iterations = 1.0
+    /// Where in the first iteration it starts, in iterations.
     public var iterationStart = 0.0
+    /// The fill mode (auto by default).
     public var fill = Fill.auto
     /// Only its sign matters here: which phase owns a boundary.
     public var playbackRate = 1.0
 
+    /// The spec's defaults.
     public init() {}
 
     /// `duration × iterations`, 0 if either is 0.
     public var activeDuration: Double { duration == 0 || iterations == 0 ? 0 : duration * iterations }
 
+    /// The end of the effect: delay, active duration and end delay, at least 0.
     public var endTime: Double { max(delay + activeDuration + endDelay, 0) }
+    /// Where the before phase ends.
     public var beforeActiveBoundary: Double { max(min(delay, endTime), 0) }
+    /// Where the active phase ends.
     public var activeAfterBoundary: Double { max(min(delay + activeDuration, endTime), 0) }
 
+    /// The phase at local time `local`.
     public func phase(at local: Double) -> Phase {
         let backwards = playbackRate < 0
         if local < beforeActiveBoundary || (backwards && local == beforeActiveBoundary) { return .before }
@@ -41,6 +72,7 @@ public struct WebAnimationTiming: Sendable {
         }
     }
 
+    /// The overall progress at `local`, nil where the effect shows nothing.
     public func overallProgress(at local: Double) -> Double? {
         guard let active = activeTime(at: local) else { return nil }
         let overall: Double
@@ -65,6 +97,7 @@ public struct WebAnimationTiming: Sendable {
         return simple
     }
 
+    /// The current iteration at `local`, nil where the effect shows nothing.
     public func currentIteration(at local: Double) -> Double? {
         guard let overall = overallProgress(at: local), let simple = simpleIterationProgress(at: local) else { return nil }
         if phase(at: local) == .after && iterations.isInfinite { return .infinity }

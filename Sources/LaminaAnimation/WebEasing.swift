@@ -2,7 +2,14 @@ import FoundationEssentials
 
 /// Where a `steps()` easing jumps (CSS Easing 1).
 public enum StepPosition: String, Hashable, Sendable {
-    case jumpStart = "jump-start", jumpEnd = "jump-end", jumpNone = "jump-none", jumpBoth = "jump-both"
+    /// The first jump at the start.
+    case jumpStart = "jump-start"
+    /// The last jump at the end.
+    case jumpEnd = "jump-end"
+    /// No jump at either end.
+    case jumpNone = "jump-none"
+    /// Jumps at both ends.
+    case jumpBoth = "jump-both"
 }
 
 /// CSS / Web Animations easing functions (behaviour.md rules 89–91), for motion ported from
@@ -10,13 +17,16 @@ public enum StepPosition: String, Hashable, Sendable {
 /// input to [0, 1]) these take any input progress: the cubic continues along its end
 /// tangents, steps count past the ends, `linear()` extrapolates its end segments.
 public enum WebEasing: Sendable {
+    /// `cubic-bezier(x1, y1, x2, y2)`.
     case cubicBezier(Double, Double, Double, Double)
+    /// `steps(n, position)`.
     case steps(Int, StepPosition)
     /// `linear()` stops: output and optional input, as written (rule 91).
     case linear([(output: Double, input: Double?)])
 
     /// `step-start` = `steps(1, start)`, `step-end` = `steps(1, end)`.
     public static let stepStart = WebEasing.steps(1, .jumpStart)
+    /// `step-end`: one jump at the end.
     public static let stepEnd = WebEasing.steps(1, .jumpEnd)
 
     /// A CSS keyword or `steps(n[, position])` (for fixtures); nil when unknown.
