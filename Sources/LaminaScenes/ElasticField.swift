@@ -1,7 +1,7 @@
 import Lamina
 
-/// The elastic field: a rounded text-field shape whose four edges are quadratic curves
-/// bent by four control points at the edge midpoints. A tap throws the control points
+/// The elastic field: a rounded text-field shape whose four edges are smooth curves bent by
+/// four control points at the edge midpoints. A tap throws the control points
 /// outward on a stiff spring, then lets them spring back on a loose one; dragging pulls the
 /// nearest edge's control point with the finger (across the edge), and letting go springs it
 /// back with the finger's velocity as the spring's initial velocity. A display link
@@ -14,7 +14,7 @@ public final class ElasticField: Scene {
     public static let summary = "a text field whose edges bulge and spring back under the finger"
 
     /// `[elastic_field]`: `fill_color`, `overshoot`, `width`, `height`, `corner_radius`,
-    /// `text`, `text_color`.
+    /// `text`, `text_color`, `placeholder`.
     public struct Settings: SceneSettings, Sendable {
         public var fillColor = Color(red8: 0x3B, green8: 0x82, blue8: 0xF6)
         /// How far each edge bulges outward, in points.
@@ -23,7 +23,10 @@ public final class ElasticField: Scene {
         public var cornerRadius = 20.0
         /// The text shown in the field at start.
         public var text = ""
+        /// The text's colour; the placeholder takes it at 60 % opacity.
         public var textColor = Color(red8: 0xFF, green8: 0xFF, blue8: 0xFF)
+        /// Shown while the field is empty, as a text field's hint.
+        public var placeholder = "Tap to type"
         /// When true (the default unless the config sets `width`), the field is at most 80 %
         /// of the screen's width.
         public var fitsScreenWidth = true
@@ -40,6 +43,7 @@ public final class ElasticField: Scene {
             cornerRadius = try table.number("corner_radius", default: cornerRadius, in: 0...8192)
             text = try table.string("text", default: text, maxLength: ElasticField.maximumTextLength)
             textColor = try table.color("text_color", default: textColor)
+            placeholder = try table.string("placeholder", default: placeholder, maxLength: ElasticField.maximumTextLength)
             try table.rejectUnknownKeys()
         }
     }
@@ -62,6 +66,9 @@ public final class ElasticField: Scene {
     /// The field's text, edited with a keyboard while the field has focus (a tap gives it
     /// focus; Return or Escape takes it away).
     public let label: TextLayer
+    /// The hint shown in the label's place while the field is empty.
+    public let placeholderLabel: TextLayer
+    /// Whether typing goes into the field.
     public private(set) var isFocused = false
     public var text: String { label.string }
 
@@ -98,6 +105,15 @@ public final class ElasticField: Scene {
         label.foregroundColor = settings.textColor
         label.truncatesEnd = true
         label.string = settings.text
+        placeholderLabel = TextLayer()
+        placeholderLabel.fontSize = label.fontSize
+        placeholderLabel.bounds = label.bounds
+        placeholderLabel.position = label.position
+        placeholderLabel.foregroundColor = settings.textColor.multiplyingAlpha(by: 0.6)
+        placeholderLabel.truncatesEnd = true
+        placeholderLabel.string = settings.placeholder
+        placeholderLabel.isHidden = !settings.text.isEmpty
+        field.addSublayer(placeholderLabel)
         field.addSublayer(label)
         context.rootLayer.addSublayer(field)
         field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
@@ -133,6 +149,7 @@ public final class ElasticField: Scene {
         Transaction.begin()
         Transaction.disableActions = true
         label.string = text
+        placeholderLabel.isHidden = !text.isEmpty
         Transaction.commit()
     }
 
@@ -192,29 +209,35 @@ public final class ElasticField: Scene {
          Point(x: size.width / 2, y: size.height), Point(x: 0, y: size.height / 2)]
     }
 
-    /// The outline: rounded corners, and each edge a quadratic curve whose control point is
-    /// that edge's control point (a straight edge when it sits at the midpoint).
+    /// The outline: rounded corners (quadratic arcs), and each edge two cubic halves meeting at
+    /// that edge's control point. Each half leaves its corner along the edge and reaches the
+    /// control point parallel to the edge, so the outline stays smooth (tangent-continuous)
+    /// however far an edge bulges; with the control point at the midpoint the edge is straight.
     public static func path(size: Size, cornerRadius: Double, controls: [Point]) -> Path {
         let w = size.width, h = size.height
         let r = max(0, min(cornerRadius, w / 2, h / 2))
         var p = Path()
         p.move(to: Point(x: r, y: 0))
-        p.quad(to: Point(x: w - r, y: 0), control: Self.edgeControl(controls[0], from: Point(x: r, y: 0), to: Point(x: w - r, y: 0)))
+        Self.appendEdge(to: &p, from: Point(x: r, y: 0), through: controls[0], to: Point(x: w - r, y: 0))
         p.quad(to: Point(x: w, y: r), control: Point(x: w, y: 0))
-        p.quad(to: Point(x: w, y: h - r), control: Self.edgeControl(controls[1], from: Point(x: w, y: r), to: Point(x: w, y: h - r)))
+        Self.appendEdge(to: &p, from: Point(x: w, y: r), through: controls[1], to: Point(x: w, y: h - r))
         p.quad(to: Point(x: w - r, y: h), control: Point(x: w, y: h))
-        p.quad(to: Point(x: r, y: h), control: Self.edgeControl(controls[2], from: Point(x: w - r, y: h), to: Point(x: r, y: h)))
+        Self.appendEdge(to: &p, from: Point(x: w - r, y: h), through: controls[2], to: Point(x: r, y: h))
         p.quad(to: Point(x: 0, y: h - r), control: Point(x: 0, y: h))
-        p.quad(to: Point(x: 0, y: r), control: Self.edgeControl(controls[3], from: Point(x: 0, y: h - r), to: Point(x: 0, y: r)))
+        Self.appendEdge(to: &p, from: Point(x: 0, y: h - r), through: controls[3], to: Point(x: 0, y: r))
         p.quad(to: Point(x: r, y: 0), control: Point(x: 0, y: 0))
         p.close()
         return p
     }
 
-    /// A quadratic's control point that makes the curve pass through `point` at its middle
-    /// (`q = 2·point − (a + b)/2`), so the edge's midpoint follows the control point exactly.
-    static func edgeControl(_ point: Point, from a: Point, to b: Point) -> Point {
-        2 * point - 0.5 * (a + b)
+    /// An edge from `a` to `b` through `point`: two cubics whose handles, a quarter of the
+    /// edge long, lie along the edge's direction at both ends and at `point`.
+    static func appendEdge(to path: inout Path, from a: Point, through point: Point, to b: Point) {
+        let length = a.distance(to: b)
+        guard length > 0 else { return }
+        let handle = (b - a) * (0.25)
+        path.cubic(to: point, control1: a + handle, control2: point - handle)
+        path.cubic(to: b, control1: point + handle, control2: b - handle)
     }
 
     /// Throws the control points outward, then lets them spring back.
