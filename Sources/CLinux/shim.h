@@ -9,6 +9,14 @@
 #include <linux/fb.h>
 #include <linux/uinput.h>
 #include <malloc.h>
+#include <spawn.h>
+
+/// posix_spawn's change of directory in the child (a GNU extension, glibc 2.29+), declared
+/// here as Swift's Glibc module leaves it out.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+static inline int lamina_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
 
 /// ioctl with an integer argument (Swift cannot call the variadic form with a value).
 static inline int lamina_ioctl_value(int fd, unsigned long request, unsigned long value) {

@@ -221,6 +221,11 @@ public enum Daemon {
     public static func run(_ options: DaemonOptions, catalog: SceneRegistry, logger: Logger) throws -> RunSummary {
         ProcessResources.returnLargeBuffersToTheSystem()
         let config = try loadConfig(options, catalog: catalog)
+        if let path = options.configFile {
+            logger.info("config \(path)")
+        } else {
+            logger.warning("no config file found (searched \(options.configSearchPaths.joined(separator: ", "))): running on built-in defaults")
+        }
         let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }
         let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir) }
 

@@ -19,7 +19,7 @@ public struct RunOptions: ParsableArguments {
     public var clock: ClockChoice?
 
     /// `--scene`: the scene to run.
-    @Option(name: .long, help: "Scene to run (default: the config's, else the first).")
+    @Option(name: .long, help: "Scene to run (default: the config's, else the first; --list-scenes lists them).")
     public var scene: String?
 
     /// `--touch-script`: touches to replay.

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,8 +12,10 @@ public final class ChildProcess {
     private let stdoutFD: Int32
     private let stderrFD: Int32
 
-    /// Starts `executable` with `arguments`, its environment the current one plus `environment`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments`, its environment the current one plus `environment`,
+    /// in `directory` (the current one when nil).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                directory: String? = nil) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
@@ -22,6 +25,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        if let directory { lamina_spawn_addchdir(&actions, directory) }
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
         let argv = [executable] + arguments
         var cArgs = argv.map { strdup($0) } + [nil]

@@ -7,7 +7,7 @@ struct LaminaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lamina",
         abstract: "A display runtime for Linux kiosks and touchscreen boards.",
-        subcommands: [RunCommand.self, CheckConfigCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self, RestoreConsoleCommand.self],
+        subcommands: [RunCommand.self, ScenesCommand.self, CheckConfigCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self, RestoreConsoleCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 
@@ -28,6 +28,19 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let status = LaminaProgram.run(options, scenes: Gallery.registry, label: "lamina", configSearchPaths: Daemon.defaultConfigPaths)
         if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// `lamina scenes`: the built-in scenes, one line each.
+struct ScenesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenes",
+        abstract: "List the built-in scenes with what each shows (the names --scene takes).")
+
+    func run() {
+        let scenes = Gallery.registry.scenes
+        let width = scenes.map { $0.name.count }.max() ?? 0
+        for scene in scenes { print(scene.name.padded(to: width) + "  " + scene.summary) }
     }
 }
 

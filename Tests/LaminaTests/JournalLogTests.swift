@@ -1,3 +1,4 @@
+import Foundation
 import Lamina
 import Logging
 import LaminaTestSupport
@@ -19,16 +20,36 @@ struct JournalLogTests {
         let result = try ChildProcessRun.lamina(["run", "--backend", "dummy", "--clock", "virtual", "--exit-after", "0.1"],
                                                environment: ["JOURNAL_STREAM": "8:1234"])
         #expect(result.status == 0)
-        #expect(result.stderr.hasPrefix("<6>backend: dummy display"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("<6>config configs/lamina.toml\n<6>backend: dummy display"), "\(result.stderr)")
         #expect(!result.stderr.contains("info lamina:"))
     }
 }
 
 /// Runs the built `lamina` with extra environment and returns its status and standard error.
 enum ChildProcessRun {
-    static func lamina(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
-        let child = try ChildProcess(CommandLineTests.executable.path, arguments, environment: environment)
+    static func lamina(_ arguments: [String], environment: [String: String], directory: String? = nil) throws
+        -> (status: Int32, stderr: String) {
+        let child = try ChildProcess(CommandLineTests.executable.path, arguments, environment: environment, directory: directory)
         let result = child.finish()
         return (result.status, result.stderr)
+    }
+}
+
+@Suite("Which configuration the daemon runs on")
+struct ConfigAnnouncementTests {
+    @Test("the daemon logs the config file it reads, and warns when it finds none and runs on built-in defaults")
+    func announced() throws {
+        let found = try ChildProcessRun.lamina(["run", "--backend", "dummy", "--clock", "virtual", "--exit-after", "0.1",
+                                                "--config", "configs/lamina.toml"], environment: ["JOURNAL_STREAM": "8:1"])
+        #expect(found.status == 0 && found.stderr.contains("<6>config configs/lamina.toml\n"))
+        #expect(!found.stderr.contains("built-in defaults"))
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-noconfig-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let none = try ChildProcessRun.lamina(["run", "--backend", "dummy", "--clock", "virtual", "--exit-after", "0.1"],
+                                              environment: ["JOURNAL_STREAM": "8:1"], directory: empty)
+        #expect(none.status == 0)
+        let defaults = "<4>no config file found (searched configs/lamina.toml, /etc/lamina/lamina.toml): running on built-in defaults\n"
+        #expect(none.stderr.hasPrefix(defaults) || FileManager.default.fileExists(atPath: "/etc/lamina/lamina.toml"), "\(none.stderr)")
     }
 }
