@@ -64,6 +64,12 @@ public struct LaminaConfig {
     public var scene = ""
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
+
+    /// The touch script for `scene`: `touchScript` with `{scene}` replaced by the scene's name
+    /// (so one config gives each scene its own demo touches, `demo/{scene}.touch`).
+    public func touchScript(forScene scene: String) -> String? {
+        touchScript?.replacing("{scene}", with: scene)
+    }
     /// Stop after this many seconds; nil runs until the script is done and everything has
     /// settled (dummy backend) or forever (a real display).
     public var exitAfter: Double?

@@ -28,6 +28,8 @@ public struct DaemonOptions {
     public var touchScript: String?
     /// A directory to write every frame into as PNG, with a contact sheet at the end.
     public var framesOut: String?
+    /// With `framesOut`: false writes only the contact sheet (a test of a run's motion).
+    public var writesEveryFrame = true
     /// Stop after this many seconds (on the run's clock).
     public var exitAfter: Double?
     /// Write the run's stats as JSON here at exit.
@@ -73,6 +75,7 @@ public enum Daemon {
             }
             config.scene = scene
         }
+        config.touchScript = config.touchScript(forScene: config.scene)
         if let script = options.touchScript { config.touchScript = script }
         if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
         return config
@@ -83,7 +86,9 @@ public enum Daemon {
     public static func check(path: String, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
         let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
         for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
-        if let script = config.touchScript { _ = try loadTouchScript(path: script) }
+        // A script path naming `{scene}` must exist for every scene the file could run.
+        let scripts = Set(catalog.sceneNames.compactMap { config.touchScript(forScene: $0) })
+        for script in scripts.sorted() { _ = try loadTouchScript(path: script) }
         return config
     }
 
@@ -227,7 +232,7 @@ public enum Daemon {
             logger.warning("no config file found (searched \(options.configSearchPaths.joined(separator: ", "))): running on built-in defaults")
         }
         let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }
-        let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir) }
+        let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir, writesFrames: options.writesEveryFrame) }
 
         let backend = try Backends.open(config.backend, config: config, logger: logger)
         let display: Display

@@ -19,6 +19,8 @@ public final class FrameRecorder {
     public private(set) var frameCount = 0
     private let queue = DispatchQueue(label: "lamina.frame-recorder")
     private let store = ThumbnailStore()
+    /// Which frames the contact sheet keeps, decided as they are recorded.
+    private var sheetSelection = SheetSelection()
     /// Frames copied but not yet written hold at most `maximumQueuedBytes` (at least two
     /// frames), after which the frame loop waits for the encoder: memory stays bounded
     /// however slow PNG is, and a demo run at 1080p (32 frames fit) is rarely held up.
@@ -31,11 +33,16 @@ public final class FrameRecorder {
     /// Frames are halved for the contact sheet and at most this many are kept.
     public static let maximumSheetFrames = 60
 
+    /// Whether every frame is written as a PNG; false writes only the contact sheet.
+    public let writesFrames: Bool
+
     /// Creates `directory` if needed; a path that cannot be a directory is a config error,
     /// and so is a directory another run is writing. Frames an earlier run left there
-    /// (`frame-*.png`, the contact sheet) are removed, so the directory holds one run.
-    public init(directory: String) throws(ConfigError) {
+    /// (`frame-*.png`, the contact sheet) are removed, so the directory holds one run. With
+    /// `writesFrames` false only the contact sheet is written (tests of a run's motion).
+    public init(directory: String, writesFrames: Bool = true) throws(ConfigError) {
         self.directory = directory
+        self.writesFrames = writesFrames
         if Paths.isDirectory(directory) == false {
             throw ConfigError(file: directory, field: "--frames-out", reason: "exists and is not a directory")
         }
@@ -64,19 +71,23 @@ public final class FrameRecorder {
         close(lock)                                             // releases the flock
     }
 
-    /// Queues a copy of `frame` for writing.
+    /// Queues a copy of `frame` for writing (and for the contact sheet, when it is one of the
+    /// frames the sheet keeps).
     public func record(_ frame: PixelBuffer) {
         frameCount += 1
+        let sheetKeeps = sheetSelection.admit(frameCount)
+        let keepEvery = sheetSelection.keepEvery
+        guard writesFrames || sheetKeeps else { return }
         let snapshot = FrameSnapshot(buffer: frame.copy(), index: frameCount)
         let path = Paths.joined(directory, String(cFormat: "frame-%05d.png", frameCount))
         let frameBytes = max(frame.width * frame.height * 4, 1)
         let queued = self.queued ?? DispatchSemaphore(value: max(2, Self.maximumQueuedBytes / frameBytes))
         self.queued = queued
-        let store = self.store
+        let store = self.store, writesFrames = self.writesFrames
         queued.wait()
         queue.async {
-            snapshot.writePNG(to: path, errors: store)
-            store.add(snapshot.halved(), index: snapshot.index)
+            if writesFrames { snapshot.writePNG(to: path, errors: store) }
+            if sheetKeeps { store.add(snapshot.halved(), index: snapshot.index, keepEvery: keepEvery) }
             queued.signal()
         }
     }
@@ -116,19 +127,42 @@ private final class FrameSnapshot: @unchecked Sendable {
     func halved() -> PixelBuffer {
         let w = buffer.width / 2, h = buffer.height / 2
         let out = PixelBuffer(width: max(w, 1), height: max(h, 1))
+        let source = buffer.pixels, target = out.pixels
+        let sourceStride = buffer.stride, targetStride = out.stride
+        // Two channels at once in 16-bit lanes: a lane's sum of four bytes is at most 1020.
+        let lanes: UInt32 = 0x00FF_00FF
         for y in 0..<h {
+            let top = 2 * y * sourceStride, bottom = top + sourceStride
             for x in 0..<w {
-                let a = buffer[2 * x, 2 * y], b = buffer[2 * x + 1, 2 * y]
-                let c = buffer[2 * x, 2 * y + 1], d = buffer[2 * x + 1, 2 * y + 1]
-                var result: UInt32 = 0
-                for shift in stride(from: 0, through: 24, by: 8) {
-                    let sum = (a >> shift & 0xFF) + (b >> shift & 0xFF) + (c >> shift & 0xFF) + (d >> shift & 0xFF)
-                    result |= ((sum + 2) / 4) << shift
-                }
-                out[x, y] = result
+                let a = source[top + 2 * x], b = source[top + 2 * x + 1]
+                let c = source[bottom + 2 * x], d = source[bottom + 2 * x + 1]
+                let even = (a & lanes) &+ (b & lanes) &+ (c & lanes) &+ (d & lanes) &+ 0x0002_0002
+                let odd = (a >> 8 & lanes) &+ (b >> 8 & lanes) &+ (c >> 8 & lanes) &+ (d >> 8 & lanes) &+ 0x0002_0002
+                target[y * targetStride + x] = (even >> 2 & lanes) | (odd >> 2 & lanes) << 8
             }
         }
         return out
+    }
+}
+
+/// Which frames a contact sheet shows: every `keepEvery`-th (1, 1 + k, 1 + 2k, …); when more
+/// than the maximum would be kept, every other one is dropped and `keepEvery` doubles, so the
+/// kept frames stay evenly spread over the whole run. A frame passed over is never wanted
+/// later, so it need not be copied or halved.
+struct SheetSelection {
+    private(set) var keepEvery = 1
+    private var kept = 0
+
+    /// Whether frame `index` (from 1, in order) is kept for now.
+    mutating func admit(_ index: Int) -> Bool {
+        guard (index - 1) % keepEvery == 0 else { return false }
+        kept += 1
+        if kept > FrameRecorder.maximumSheetFrames {
+            keepEvery *= 2
+            kept = (index - 1) / keepEvery + 1                  // 1, 1 + k, … up to index
+            return (index - 1) % keepEvery == 0
+        }
+        return true
     }
 }
 
@@ -137,18 +171,12 @@ private final class FrameSnapshot: @unchecked Sendable {
 private final class ThumbnailStore: @unchecked Sendable {
     private var items: [(index: Int, image: PixelBuffer)] = []
     private var errors: [any Error] = []
-    /// Keeps every `keepEvery`-th frame (1, 1 + k, 1 + 2k, …); when more than the maximum
-    /// are kept, drops every other one and doubles `keepEvery`, so the kept frames stay
-    /// evenly spread over the whole run.
-    private var keepEvery = 1
 
-    func add(_ image: PixelBuffer, index: Int) {
-        guard (index - 1) % keepEvery == 0 else { return }
+    /// Adds frame `index`'s thumbnail and drops those the selection no longer keeps (indices
+    /// not 1 more than a multiple of `keepEvery`).
+    func add(_ image: PixelBuffer, index: Int, keepEvery: Int) {
         items.append((index, image))
-        if items.count > FrameRecorder.maximumSheetFrames {
-            keepEvery *= 2
-            items.removeAll { ($0.index - 1) % keepEvery != 0 }
-        }
+        items.removeAll { ($0.index - 1) % keepEvery != 0 }
     }
 
     func record(_ error: any Error) {

@@ -11,7 +11,12 @@ public enum Golden {
 
     /// Returns nil when `buffer` matches `path`, else what differs.
     public static func compare(_ buffer: PixelBuffer, to path: String, tolerance: Int = 0) throws -> String? {
-        let actual = RGBAImage(buffer)
+        try compare(RGBAImage(buffer), to: path, tolerance: tolerance)
+    }
+
+    /// Returns nil when the image `actual` (a PNG read back, such as a contact sheet) matches
+    /// `path`, else what differs.
+    public static func compare(_ actual: RGBAImage, to path: String, tolerance: Int = 0) throws -> String? {
         if !FileManager.default.fileExists(atPath: path) {
             if ProcessInfo.processInfo.environment["LAMINA_RECORD_GOLDENS"] == "1" {
                 try actual.writePNG(to: path)
