@@ -293,8 +293,10 @@ public enum Daemon {
         }
 
         // The dummy display ends when its script is done and the scene has settled; a real
-        // display runs until stopped (or `exit_after`).
-        let reason = runtime.run(exitAfter: config.exitAfter, untilSettled: backend.isDummy && config.exitAfter == nil)
+        // display runs until stopped (or `exit_after`). A script's `at TIME end` ends the run
+        // then, unless `exit_after` says otherwise (a scene that never settles).
+        let exitAfter = config.exitAfter ?? script?.endTime
+        let reason = runtime.run(exitAfter: exitAfter, untilSettled: backend.isDummy && exitAfter == nil)
         notifier.notify("STOPPING=1")
         let sheet = try recorder?.finish()
         let stats = runtime.stats

@@ -20,6 +20,7 @@ public struct TouchScriptError: Error, Equatable, CustomStringConvertible {
 ///     at 2.0 tap 960,540 hold 0.3             # a longer press
 ///     at 3.0 drag 400,540 1200,540 over 0.6   # down, moves along the points, up
 ///     at 4.0 drag 400,300 800,300 800,700 over 1.2
+///     at 6.0 end                              # the run stops here
 ///
 /// A drag moves at constant speed along its polyline, reporting a motion every 1/120 s (a
 /// typical touch controller rate), and lifts at its last point. Touches that overlap in time
@@ -62,22 +63,35 @@ public struct TouchScript: Sendable {
 
     /// The steps, in time order.
     public var steps: [Step]
+    /// When the script ends the run (`at TIME end`): for a demo of a scene that never
+    /// settles (an animation repeating forever); nil lets the run end as it would.
+    public var endTime: Double?
 
-    /// A script of `steps`.
-    public init(steps: [Step]) {
+    /// A script of `steps`, ending the run at `endTime` when given.
+    public init(steps: [Step], endTime: Double? = nil) {
         self.steps = steps
+        self.endTime = endTime
     }
 
     /// Parses the text of a script.
     public init(parsing text: String) throws(TouchScriptError) {
         var steps: [Step] = []
+        var endTime: Double?
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if words.isEmpty { continue }
+            if words.count == 3, words[0] == "at", words[2] == "end" {
+                guard endTime == nil else { throw TouchScriptError(line: index + 1, reason: "the script already has an end") }
+                guard let time = Double(words[1]), Self.times.contains(time) else {
+                    throw TouchScriptError(line: index + 1, reason: "end time '\(Escaped(words[1]))' is not a number in \(Escaped.number(Self.times.lowerBound))…\(Escaped.number(Self.times.upperBound))")
+                }
+                endTime = time
+                continue
+            }
             steps.append(try Self.parseStep(words, line: index + 1))
         }
-        self.init(steps: steps.sorted { $0.time < $1.time })
+        self.init(steps: steps.sorted { $0.time < $1.time }, endTime: endTime)
     }
 
     private static func parseStep(_ words: [String], line: Int) throws(TouchScriptError) -> Step {
@@ -100,7 +114,7 @@ public struct TouchScript: Sendable {
             return Point(x: x, y: y)
         }
         guard words.count >= 3, words[0] == "at" else {
-            throw fail("expected 'at TIME tap X,Y' or 'at TIME drag X,Y X,Y ... over SECONDS'")
+            throw fail("expected 'at TIME tap X,Y', 'at TIME drag X,Y X,Y ... over SECONDS' or 'at TIME end'")
         }
         let time = try number(words[1], "time", in: times)
         switch words[2] {
@@ -123,7 +137,7 @@ public struct TouchScript: Sendable {
             guard duration > 0 else { throw fail("a drag's duration must be positive") }
             return Step(time: time, action: .drag(through: points, duration: duration))
         default:
-            throw fail("unknown action '\(Escaped(words[2]))'; use tap or drag")
+            throw fail("unknown action '\(Escaped(words[2]))'; use tap, drag or end")
         }
     }
 

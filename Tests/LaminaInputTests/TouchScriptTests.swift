@@ -102,3 +102,18 @@ struct TouchScriptTests {
         #expect(source.isExhausted && source.nextEventTime == nil)
     }
 }
+
+@Suite("Touch script end")
+struct TouchScriptEndTests {
+    @Test("'at TIME end' sets when the run stops, makes no touches, and is allowed once")
+    func end() throws {
+        let script = try TouchScript(parsing: "at 0.5 tap 10,10\nat 6 end   # the demo stops\n")
+        #expect(script.endTime == 6 && script.steps.count == 1)
+        #expect(script.events() == (try TouchScript(parsing: "at 0.5 tap 10,10")).events())
+        #expect(throws: TouchScriptError(line: 2, reason: "the script already has an end")) {
+            try TouchScript(parsing: "at 1 end\nat 2 end")
+        }
+        #expect(throws: TouchScriptError.self) { try TouchScript(parsing: "at forever end") }
+        #expect(try TouchScript(parsing: "at 1 tap 1,1").endTime == nil)
+    }
+}
