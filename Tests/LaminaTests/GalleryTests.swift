@@ -28,7 +28,7 @@ struct GalleryTests {
         options.framesOut = out
         options.writesEveryFrame = false
         let summary = try Daemon.run(options, catalog: Gallery.registry, logger: Logger(label: "gallery") { _ in SwiftLogNoOpLogHandler() })
-        #expect(summary.stopReason == .settled)
+        #expect(summary.stopReason == .settled || summary.stopReason == .timeLimit)      // a script may end the demo
         #expect(summary.frames >= 10, "the demo touches must move something")
         let sheet = try RGBAImage.readPNG(from: out + "/contact-sheet.png")
         let golden = Self.repository + "/Tests/LaminaTests/Golden/gallery/\(scene).png"
