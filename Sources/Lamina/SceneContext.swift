@@ -23,6 +23,10 @@ public final class SceneContext {
     /// The middle of the screen, in the root layer's coordinates.
     public var center: Point { Point(x: screenSize.width / 2, y: screenSize.height / 2) }
 
+    /// The layer tree the scene's layers live in: what a ``PropertyAnimator`` animates on
+    /// (`PropertyAnimator(duration:curve:tree:)`).
+    public var layerTree: LayerTree { runtime.tree }
+
     /// The run's media time in seconds (the display's clock: real or virtual).
     public var now: Double { runtime.clock.now }
 
