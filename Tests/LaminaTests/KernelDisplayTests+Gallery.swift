@@ -1,0 +1,118 @@
+import Foundation
+import Lamina
+import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+import LaminaScenes
+import LaminaTestSupport
+import Testing
+
+/// Every gallery scene on vkms under uinput touches (issue 15): the gesture a scene is about
+/// reaches it through udev and libinput and changes what vkms scans out, read back through
+/// writeback. In the serialized kernel suite (one DRM master).
+extension KernelDisplayTests {
+    /// A runtime on vkms with libinput on seat0, showing `scene`.
+    final class GalleryRig<S: Scene> {
+        let display: Display
+        let runtime: Runtime
+        let scene: S
+        let log = CapturedLog()
+
+        init(_ type: S.Type, settings: S.Settings) throws {
+            display = try Display(device: try DRMDevice(path: KernelDisplay.card))
+            runtime = Runtime(display: display, clock: SystemClock(), background: Color(red8: 0x0F, green8: 0x11, blue8: 0x15),
+                              logger: log.logger())
+            scene = try runtime.install(type, settings: settings)
+            let input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: Double(display.width), height: Double(display.height)),
+                                           log: { [log] in log.logger().info("\($0)") })
+            runtime.addTouchSource(input)
+        }
+
+        var size: Size { runtime.screenSize }
+        func run(_ seconds: Double) { runtime.run(exitAfter: seconds, untilSettled: false) }
+        func frame() throws -> PixelBuffer { try #require(try display.captureComposedFrame()) }
+
+        func tap(_ screen: UInputTouchscreen, at p: Point) {
+            screen.down(at: p)
+            run(0.06)
+            screen.up()
+            run(0.1)
+        }
+
+        func drag(_ screen: UInputTouchscreen, from start: Point, by delta: Point, lift: Bool = true) {
+            screen.down(at: start)
+            run(0.008)
+            for i in 1...12 {
+                screen.move(to: start + delta * (Double(i) / 12))
+                run(0.008)
+            }
+            if lift { screen.up() }
+            run(0.1)
+        }
+    }
+
+    /// The pixel at the middle of `layer` (a layer directly under the root, upright screen).
+    static func pixel(at layer: Layer, in frame: PixelBuffer) -> UInt32 {
+        frame[Int(layer.position.x), Int(layer.position.y)]
+    }
+
+    @Test("each gallery scene on vkms: its gesture, made on a uinput touchscreen, changes the frame read back through writeback")
+    func galleryUnderTouch() throws {
+        let screen = try UInputTouchscreen(width: 1024, height: 768)
+        defer { screen.destroy() }
+
+        do {   // elastic-field: a tap bulges the field
+            let rig = try GalleryRig(ElasticField.self, settings: ElasticField.Settings())
+            defer { rig.display.close() }
+            rig.run(0.5)
+            #expect(rig.runtime.run(exitAfter: 10, untilSettled: true) == .settled)
+            let rest = try rig.frame()
+            rig.tap(screen, at: Point(x: rig.size.width / 2, y: rig.size.height / 2))
+            #expect(rig.scene.taps == 1, "\(rig.log.lines)")
+            #expect(Pixels.differing(try rig.frame(), rest) > 1000)
+        }
+        do {   // property-animator: a held drag moves the circle and grows it
+            let rig = try GalleryRig(PropertyAnimatorScene.self, settings: NoSettings())
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let rest = try rig.frame()
+            let center = rig.scene.circle.position
+            rig.drag(screen, from: center, by: Point(x: 150, y: 60), lift: false)
+            rig.run(0.5)
+            #expect(rig.scene.isGrowing && rig.scene.circle.position.distance(to: center) > 100)
+            #expect(Self.pixel(at: rig.scene.circle, in: try rig.frame()) != Self.pixel(at: rig.scene.circle, in: rest))
+            screen.up()
+            rig.run(0.1)
+            #expect(!rig.scene.isGrowing)
+        }
+        do {   // spinner: a drag tilts both stacks (they turn anyway: the tilt is what the drag did)
+            let rig = try GalleryRig(Spinner.self, settings: NoSettings())
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let before = try rig.frame()
+            rig.drag(screen, from: Point(x: 300, y: 500), by: Point(x: 0, y: -150))
+            #expect(abs(rig.scene.tilt - (Spinner.initialTilt - 150 * Spinner.tiltPerPoint)) < 0.1, "tilt \(rig.scene.tilt)")
+            #expect(Pixels.differing(try rig.frame(), before) > 1000)
+        }
+        do {   // ripple: a tap on a button ripples it (nothing else moves there)
+            let rig = try GalleryRig(Ripple.self, settings: NoSettings())
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let rest = try rig.frame()
+            let button = rig.scene.buttons[0].layer
+            rig.tap(screen, at: button.position)
+            #expect(rig.scene.ripplesStarted == 1, "\(rig.log.lines)")
+            #expect(Pixels.differing(try rig.frame(), rest) > 100)
+        }
+        do {   // playground: a tap on the no-action tile recolours it at once
+            let rig = try GalleryRig(Playground.self, settings: NoSettings())
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let tile = rig.scene.noActionTile
+            let before = Self.pixel(at: tile, in: try rig.frame())
+            rig.tap(screen, at: tile.position)
+            #expect(Self.pixel(at: tile, in: try rig.frame()) != before, "\(rig.log.lines)")
+        }
+    }
+}
