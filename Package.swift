@@ -106,6 +106,7 @@ let package = Package(
                 "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Golden"],                               // read by path (#filePath), like LaminaRasterTests' goldens
             resources: [.copy("Fixtures")]),
     ]
 )
