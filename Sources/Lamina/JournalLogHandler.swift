@@ -40,10 +40,10 @@ public struct JournalLogHandler: LogHandler {
         return "<\(priority(level))>\(text)\(extra)\n"
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                    source: String, file: String, function: String, line: UInt) {
-        let merged = self.metadata.merging(metadata ?? [:]) { $1 }
-        let bytes = Array(Self.line(level: level, message: message, metadata: merged).utf8)
+    /// Writes the event as one journal line, the handler's metadata under the event's.
+    public func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let bytes = Array(Self.line(level: event.level, message: event.message, metadata: merged).utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }      // one write per line
     }
 }

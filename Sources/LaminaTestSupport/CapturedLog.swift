@@ -33,9 +33,8 @@ public final class CapturedLog: @unchecked Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            log.append("\(level): \(message)")
+        func log(event: LogEvent) {
+            log.append("\(event.level): \(event.message)")
         }
     }
 }
