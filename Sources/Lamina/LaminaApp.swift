@@ -68,10 +68,7 @@ public enum LaminaProgram {
             for scene in scenes.scenes { print(scene.summary.isEmpty ? scene.name : "\(scene.name)  \(scene.summary)") }
             return 0
         }
-        if let tty = options.restoreConsole {
-            guard let error = ConsoleMute.restoreAfterExit(path: tty) else { return 0 }
-            return report(label, "cannot restore \(tty): \(error)", status: 1)
-        }
+        if let tty = options.restoreConsole { return restoreConsole(path: tty, label: label) }
         let daemonOptions = options.daemonOptions(configSearchPaths: configSearchPaths)
         if options.checkConfig {
             guard let path = daemonOptions.configFile else {
@@ -91,6 +88,14 @@ public enum LaminaProgram {
         } catch {
             return report(label, "\(error)", status: SceneStartError.exitStatus)
         }
+    }
+
+    /// Puts the VT at `path` back into text mode (`--restore-console`, `lamina
+    /// restore-console`: a service's `ExecStopPost=` after a crash): 0 when done, 1 with one
+    /// line on standard error when not.
+    public static func restoreConsole(path: String, label: String) -> Int32 {
+        guard let error = ConsoleMute.restoreAfterExit(path: path) else { return 0 }
+        return report(label, "cannot restore \(path): \(error)", status: 1)
     }
 
     /// Validates the config file at `path` completely without opening a device (`--check-config`,

@@ -14,9 +14,7 @@ struct RestoreConsoleCommand: ParsableCommand {
 
     func run() throws {
         guard path.hasPrefix("/dev/tty") else { throw ValidationError("'\(path)' is not a /dev/tty path") }
-        if let error = ConsoleMute.restoreAfterExit(path: path) {
-            print("lamina: cannot restore \(path): \(error)")
-            throw ExitCode(1)
-        }
+        let status = LaminaProgram.restoreConsole(path: path, label: "lamina")
+        if status != 0 { throw ExitCode(status) }
     }
 }
