@@ -1,3 +1,4 @@
+import Foundation
 import Lamina
 import LaminaGeometry
 import LaminaSystem
@@ -46,5 +47,22 @@ struct FoundationFreeTextTests {
         #expect(Paths.isDirectory("/") == true)
         #expect(Paths.isDirectory("/proc/self/status") == false)
         #expect(Paths.isDirectory("/nonexistent-\(UInt64.random(in: 0...UInt64.max))") == nil)
+    }
+
+    @Test("no module the daemon links imports full Foundation (decision 103): only the tests' support does")
+    func noFullFoundation() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("LaminaTestSupport/") } ?? []
+        #expect(files.count > 100)
+        for file in files {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { line in
+                let words = line.split(separator: " ")
+                return words.contains("import") && words.contains { $0 == "Foundation" || $0.hasPrefix("Foundation.") }
+            }
+            #expect(imports.isEmpty, "\(file): \(imports)")
+        }
     }
 }
