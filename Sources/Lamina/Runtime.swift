@@ -284,9 +284,9 @@ public final class Runtime {
             handleHotplug()
         }
         if scheduler.takeRetry(now: now), isOutputPaused { resumeOutput() }
-        let event = handleDisplayEvents()
+        let lastDisplayEvent = handleDisplayEvents()
         blankIfIdle(now: now)
-        let vblank = event ?? resynchronizeIfWaking()
+        let vblank = lastDisplayEvent ?? resynchronizeIfWaking()
         commitIfNeeded()
         if let target = scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
             renderFrame(targetTimestamp: target)
