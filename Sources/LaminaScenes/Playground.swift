@@ -54,12 +54,13 @@ public final class Playground: Scene {
         self.context = context
         let size = context.screenSize
         let top = size.height * 0.3, bottom = size.height * 0.72
-        func tile(_ title: String, x: Double, y: Double, color: Color) -> Layer {
+        func tile(_ title: String, x: Double, y: Double, color: Color, side: Double = Self.tileSide,
+                  cornerRadius: Double = 16) -> Layer {
             let layer = Layer()
             layer.name = title
-            layer.bounds = Rect(x: 0, y: 0, width: Self.tileSide, height: Self.tileSide)
+            layer.bounds = Rect(x: 0, y: 0, width: side, height: side)
             layer.position = Point(x: x, y: y)
-            layer.cornerRadius = 16
+            layer.cornerRadius = cornerRadius
             layer.backgroundColor = color
             context.rootLayer.addSublayer(layer)
             Self.addLabel(title, below: layer, in: context.rootLayer)
@@ -71,22 +72,8 @@ public final class Playground: Scene {
         noActionTile = tile("No action", x: size.width * 0.79, y: top, color: Self.palette[3])
         customActionTile.actions["backgroundColor"] = .action(Transition(kind: .push, subtype: .fromLeft, duration: 0.5))
 
-        heart = Layer()
-        heart.name = "heartbeat"
-        heart.bounds = Rect(x: 0, y: 0, width: 110, height: 110)
-        heart.cornerRadius = 55
-        heart.backgroundColor = Self.palette[6]
-        heart.position = Point(x: size.width * 0.12, y: bottom)
-        context.rootLayer.addSublayer(heart)
-        Self.addLabel("Heartbeat", below: heart, in: context.rootLayer)
-        grouped = Layer()
-        grouped.name = "group"
-        grouped.bounds = Rect(x: 0, y: 0, width: 110, height: 110)
-        grouped.cornerRadius = 12
-        grouped.backgroundColor = Self.palette[4]
-        grouped.position = Point(x: size.width * 0.26, y: bottom)
-        context.rootLayer.addSublayer(grouped)
-        Self.addLabel("Group", below: grouped, in: context.rootLayer)
+        heart = tile("Heartbeat", x: size.width * 0.12, y: bottom, color: Self.palette[6], side: 110, cornerRadius: 55)
+        grouped = tile("Group", x: size.width * 0.26, y: bottom, color: Self.palette[4], side: 110, cornerRadius: 12)
         for (i, (title, shape)) in Self.drawings().enumerated() {
             shape.position = Point(x: size.width * (0.42 + 0.12 * Double(i)), y: bottom)
             context.rootLayer.addSublayer(shape)
