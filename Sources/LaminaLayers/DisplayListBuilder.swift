@@ -41,7 +41,6 @@ struct DisplayListBuilder {
     }
 
     private let canvasSize: (width: Int, height: Int)
-    private let tracksDamage: Bool
     private var list = DisplayList()
     /// Layers drawn so far (their drawing order is part of their digest).
     private var order = 0
@@ -54,7 +53,7 @@ struct DisplayListBuilder {
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
     /// gets a record.
     static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool) -> DisplayList {
-        var builder = DisplayListBuilder(canvasSize: canvasSize, tracksDamage: tracksDamage)
+        var builder = DisplayListBuilder(canvasSize: canvasSize)
         var operations: [DisplayOperation] = []
         builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,
                                  targetSize: canvasSize, recordsDamage: tracksDamage), into: &operations)
@@ -62,9 +61,8 @@ struct DisplayListBuilder {
         return builder.list
     }
 
-    private init(canvasSize: (width: Int, height: Int), tracksDamage: Bool) {
+    private init(canvasSize: (width: Int, height: Int)) {
         self.canvasSize = canvasSize
-        self.tracksDamage = tracksDamage
     }
 
     private mutating func walk(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
@@ -155,7 +153,7 @@ struct DisplayListBuilder {
         let maskToTarget = mask.transformToSuperlayer().concatenating(place.toTarget)
         let box = DrawingGeometry.deviceBounds(of: mask, toDevice: maskToTarget, canvasSize: place.targetSize)
         var maskOperations: [DisplayOperation] = []
-        var maskWalk = DisplayListBuilder(canvasSize: canvasSize, tracksDamage: pending != nil)
+        var maskWalk = DisplayListBuilder(canvasSize: canvasSize)
         maskWalk.tints = tints
         if box.x0 < box.x1, box.y0 < box.y1 {
             let maskPlace = Place(toTarget: maskToTarget.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)),

@@ -2,7 +2,7 @@ import LaminaAnimation
 import LaminaGeometry
 
 /// A type a layer property can hold that animations drive as an ``AnimatableValue``.
-protocol AnimatableComponent {
+protocol AnimatableComponent: SendableMetatype {
     /// The value as animations see it.
     var animatableValue: AnimatableValue { get }
     /// The value back from an animation; nil when the animation's value is another kind.
@@ -114,9 +114,6 @@ struct PropertyTable<Storage>: Sendable {
         self.properties = properties.map(\.value)
         precondition(Set(keyPaths).count == keyPaths.count, "a key path listed twice")
     }
-
-    /// Whether `keyPath` is one of this table's.
-    func contains(_ keyPath: String) -> Bool { keyPaths.contains(keyPath) }
 
     /// The value at `keyPath`, or nil when the key path is not in the table. `storage` is
     /// only read (see ``AnimatableProperty/read``).
