@@ -79,7 +79,7 @@ public final class Keyboard {
         }
         let input = text(for: keycode)                       // with the modifiers held before this key
         _ = xkb_state_update_key(state, keycode, XKB_KEY_DOWN)
-        if let input, xkb_keymap_key_repeats(keymap, keycode) != 0 {
+        if input != nil, xkb_keymap_key_repeats(keymap, keycode) != 0 {
             repeating = (keycode, event.time + repeatDelay)
         }
         return input.map { [$0] } ?? []
