@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "lamina", targets: ["lamina"]),
+        .executable(name: "lamina-scene", targets: ["lamina-scene"]),
         .library(name: "Lamina", targets: ["Lamina"]),
         .library(name: "LaminaScenes", targets: ["LaminaScenes"]),
         .library(name: "LaminaBenchmarks", targets: ["LaminaBenchmarks"]),
@@ -19,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // Scene files' YAML, read in the `lamina-scene` helper process (decision 107).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // `swift package generate-documentation` (scripts/docs): the API reference.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -55,6 +58,13 @@ let package = Package(
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
+        // A scene file's tree with positions: what the YAML helper hands the daemon.
+        .target(name: "LaminaSceneSyntax"),
+        // YAML → that tree, with Yams (full Foundation): only the helper and tests link it.
+        .target(
+            name: "LaminaSceneYAML",
+            dependencies: ["LaminaSceneSyntax", .product(name: "Yams", package: "Yams")]),
+        .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
             name: "LaminaDisplay",
@@ -67,7 +77,7 @@ let package = Package(
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
+                "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport",
+                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Golden"],                               // read by path (#filePath), like LaminaRasterTests' goldens

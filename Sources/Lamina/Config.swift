@@ -62,8 +62,25 @@ public struct LaminaConfig {
     /// The scene to run; empty until a config or the app's scene list decides (the app's
     /// first scene by default).
     public var scene = ""
+    /// A scene file to run instead of a built-in scene (`[run] scene` or `--scene` naming a
+    /// `.yaml` file or a path; resolved against the config file's folder). `scene` is then
+    /// `FileScene.name`.
+    public var sceneFile: String?
+    /// `[bindings]`: values for the scene file's bindings, replacing the file's own.
+    public var bindings: SettingsTable?
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
+
+    /// What runs, for the log: the scene's name or the scene file's path.
+    public var sceneDescription: String { sceneFile ?? scene }
+
+    /// The name `{scene}` stands for in `touch_script`: the scene's, or the scene file's name
+    /// without its folder and extension.
+    public var sceneStem: String {
+        guard let sceneFile else { return scene }
+        let name = sceneFile.split(separator: "/").last.map(String.init) ?? sceneFile
+        return name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+    }
 
     /// The touch script for `scene`: `touchScript` with `{scene}` replaced by the scene's name
     /// (so one config gives each scene its own demo touches, `demo/{scene}.touch`).
@@ -211,7 +228,13 @@ public struct LaminaConfig {
                 }
                 try table.rejectUnknownKeys()
             case "run":
-                config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
+                let scene = try table.string("scene", default: config.scene, maxLength: 4096)
+                if SceneFiles.isFile(scene) {
+                    config.sceneFile = scene.hasPrefix("/") ? scene : Paths.joined(directory, scene)
+                    config.scene = FileScene.name
+                } else {
+                    config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
+                }
                 let script = try table.string("touch_script", default: "")
                 if !script.isEmpty {
                     config.touchScript = script.hasPrefix("/") ? script : Paths.joined(directory, script)
@@ -219,6 +242,8 @@ public struct LaminaConfig {
                 let exitAfter = try table.number("exit_after", default: 0, in: 0...86_400 * 365)
                 config.exitAfter = exitAfter > 0 ? exitAfter : nil
                 try table.rejectUnknownKeys()
+            case "bindings":
+                config.bindings = table
             case "":
                 if let key = entries.keys.sorted().first {
                     throw ConfigError(file: path, field: key, line: entries[key]?.line,
@@ -227,7 +252,7 @@ public struct LaminaConfig {
             default:
                 guard let scene = sceneTableNames[name] else {
                     throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
-                                      reason: "unknown table (known: display, input, run, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                                      reason: "unknown table (known: display, input, run, bindings, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
                 }
                 config.sceneTables[scene] = table
             }

@@ -8,6 +8,8 @@ public struct ConfigError: Error, CustomStringConvertible {
     public var field: String?
     /// The line in `file`, when known.
     public var line: Int?
+    /// The column on `line`, from 1, where the file format gives one (scene files).
+    public var column: Int?
     /// What is wrong, in a few words.
     public var reason: String
 
@@ -22,11 +24,18 @@ public struct ConfigError: Error, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// An error at `line` and `column` of `file` (`file:line:column: field: reason`).
+    public init(file: String, field: String?, line: Int, column: Int, reason: String) {
+        self.init(file: file, field: field, line: line, reason: reason)
+        self.column = column
+    }
+
     /// One line, whatever the file name or reason holds (control characters escaped, each
     /// part cut to a readable length).
     public var description: String {
         var location = "\(Escaped(file, limit: 300))"
         if let line { location += ":\(line)" }
+        if line != nil, let column { location += ":\(column)" }
         if let field { return "\(location): \(Escaped(field)): \(Escaped(reason, limit: 600))" }
         return "\(location): \(Escaped(reason, limit: 600))"
     }

@@ -68,14 +68,22 @@ public enum Daemon {
         if let path = options.configFile { config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames) }
         if let backend = options.backend { config.backend = backend }
         if let clock = options.clock { config.clock = clock }
-        if let scene = options.scene {
+        if let scene = options.scene, SceneFiles.isFile(scene) {
+            config.sceneFile = scene
+            config.scene = FileScene.name
+        } else if let scene = options.scene {
             guard catalog.sceneNames.contains(scene) else {
                 throw ConfigError(file: "command line", field: "--scene",
-                                  reason: "'\(Escaped(scene))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", ")))")
+                                  reason: "'\(Escaped(scene))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", ")); a scene file ends in .yaml)")
             }
             config.scene = scene
+            config.sceneFile = nil
         }
-        config.touchScript = config.touchScript(forScene: config.scene)
+        config.touchScript = config.touchScript(forScene: config.sceneStem)
+        // A scene file has a demo script only if one was written for it.
+        if config.sceneFile != nil, let script = config.touchScript, (try? Paths.regularFileSize(script)) == nil {
+            config.touchScript = nil
+        }
         if let script = options.touchScript { config.touchScript = script }
         if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
         return config
@@ -86,6 +94,11 @@ public enum Daemon {
     public static func check(path: String, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
         let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
         for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
+        if let file = config.sceneFile {
+            _ = try SceneFiles.load(path: file, overrides: config.bindings)
+        } else if let bindings = config.bindings, let key = bindings.keys.first {
+            throw ConfigError(file: path, field: "bindings.\(key)", reason: "[bindings] set a scene file's bindings, and [run] scene names no scene file")
+        }
         // A script path naming `{scene}` must exist for every scene the file could run.
         let scripts = Set(catalog.sceneNames.compactMap { config.touchScript(forScene: $0) })
         for script in scripts.sorted() { _ = try loadTouchScript(path: script) }
@@ -98,8 +111,10 @@ public enum Daemon {
     /// console, input devices, calibration) take effect at the next start, and the log says
     /// so. A file that does not check out is logged and the running configuration kept.
     /// Returns the configuration now in force.
+    /// With `keepsScene` (a scene named on the command line) the running scene stays whatever
+    /// the file names.
     public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneRegistry,
-                              logger: Logger) -> LaminaConfig {
+                              keepsScene: Bool = false, logger: Logger) -> LaminaConfig {
         var next: LaminaConfig
         do {
             next = try check(path: path, catalog: catalog)
@@ -129,6 +144,10 @@ public enum Daemon {
         keep("input.calibration", \.calibration)
         next.touchScript = running.touchScript
         next.exitAfter = running.exitAfter
+        if keepsScene {
+            next.scene = running.scene
+            next.sceneFile = running.sceneFile
+        }
 
         runtime.background = next.background
         runtime.rotation = Runtime.effectiveRotation(configured: next.rotation, panel: runtime.display.connector.panelOrientation)
@@ -143,14 +162,18 @@ public enum Daemon {
             runtime.keyboard?.repeatDelay = next.repeatDelay
             runtime.keyboard?.repeatRate = next.repeatRate
         }
+        // A scene file's bindings keep their running values, except those `[bindings]` sets.
+        var kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+        for key in next.bindings?.keys ?? [] { kept[key] = nil }
         do {
-            try catalog.install(scene: next.scene, settings: next.settings(forScene: next.scene), in: runtime)
+            try installScene(next, catalog: catalog, keeping: kept, in: runtime)
         } catch {
             logger.error("the reloaded scene could not be built: \(error)")
         }
+        watchSceneFile(next, runtime: runtime, logger: logger)
         let later = deferred.isEmpty ? "" : "; \(deferred.joined(separator: ", ")) take effect at the next start"
-        logger.notice("configuration reloaded from \(path): scene \(next.scene)\(later)")
-        runtime.notifier?.notify("STATUS=reloaded \(path): scene \(next.scene)")
+        logger.notice("configuration reloaded from \(path): scene \(next.sceneDescription)\(later)")
+        runtime.notifier?.notify("STATUS=reloaded \(path): scene \(next.sceneDescription)")
         return next
     }
 
@@ -264,7 +287,8 @@ public enum Daemon {
         }
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
-        try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
+        try installScene(config, catalog: catalog, in: runtime)
+        watchSceneFile(config, runtime: runtime, logger: logger)
         if config.inputSource == "libinput" || (config.inputSource == "auto" && !backend.isDummy) {
             openInput(config, runtime: runtime, logger: logger)
         }
@@ -281,8 +305,12 @@ public enum Daemon {
         if let path = config.path {
             var running = config
             runtime.onReload = { [unowned runtime] in
-                running = reload(path: path, running: running, runtime: runtime, catalog: catalog, logger: logger)
+                running = reload(path: path, running: running, runtime: runtime, catalog: catalog,
+                                 keepsScene: options.scene != nil, logger: logger)
             }
+        } else if config.sceneFile != nil {
+            // No config file: SIGHUP reads the scene file again.
+            runtime.onReload = { [unowned runtime] in reloadSceneFile(config, runtime: runtime, logger: logger) }
         }
         if runtime.loop.isRealTime {
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }

@@ -18,8 +18,8 @@ public struct RunOptions: ParsableArguments {
     @Option(name: .long, help: "Dummy display pacing: realtime or virtual.")
     public var clock: ClockChoice?
 
-    /// `--scene`: the scene to run.
-    @Option(name: .long, help: "Scene to run (default: the config's, else the first; --list-scenes lists them).")
+    /// `--scene`: the scene to run, a built-in one by name or a scene file (`.yaml`).
+    @Option(name: .long, help: "Scene to run: a name (--list-scenes lists them) or a scene file (FILE.yaml; docs/scene-files.md). Default: the config's, else the first.")
     public var scene: String?
 
     /// `--touch-script`: touches to replay.

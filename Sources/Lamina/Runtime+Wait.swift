@@ -21,10 +21,20 @@ extension Runtime {
         if let fd = display.device.hotplugDescriptor { descriptors.append(fd) }
         descriptors += touchSources.compactMap(\.eventDescriptor)
         if let signals { descriptors.append(signals.descriptor) }
+        if let folder = watchedFolder { descriptors.append(folder.watcher.descriptor) }
         let wake = loop.wait(until: next, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
         handleSignals()
+        handleFolderChanges()
         return wake
+    }
+
+    /// Tells the folder's observer which files were written or renamed in (a scene file's
+    /// live reload), read between events like the signals.
+    func handleFolderChanges() {
+        guard let folder = watchedFolder else { return }
+        let names = folder.watcher.drain()
+        if !names.isEmpty { folder.changed(names) }
     }
 
     /// Acts on the signals that arrived: SIGUSR1 stats, SIGHUP reload (one a process sent),

@@ -43,6 +43,8 @@ public final class Runtime {
     /// When frames are drawn, vblanks asked for and refused calls retried.
     var scheduler = FrameScheduler()
     var signals: SignalWatcher?
+    /// A folder whose written files are reported (the running scene file's, for live reload).
+    var watchedFolder: (watcher: FolderWatcher, changed: (Set<String>) -> Void)?
     var stopRequested = false
     /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
     var telemetry: RunTelemetry

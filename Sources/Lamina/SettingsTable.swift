@@ -17,6 +17,9 @@ public final class SettingsTable {
         self.entries = entries
     }
 
+    /// The keys written in the table, sorted.
+    public var keys: [String] { entries.keys.sorted() }
+
     private func field(_ key: String) -> String { name.isEmpty ? key : "\(name).\(key)" }
 
     private func error(_ key: String, _ reason: String) -> ConfigError {

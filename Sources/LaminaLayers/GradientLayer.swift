@@ -101,6 +101,9 @@ open class GradientLayer: Layer {
         Self.gradientProperties.value(at: keyPath, in: &gradient) ?? super.value(forKeyPath: keyPath)
     }
 
+    /// This kind's own key paths after `Layer`'s.
+    open override class var animatableKeyPaths: [String] { super.animatableKeyPaths + GradientLayer.gradientProperties.names }
+
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.gradientProperties.write(value, at: keyPath, in: &gradient) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)

@@ -428,6 +428,10 @@ open class Layer {
 
     // MARK: Key-path access (what animations drive)
 
+    /// Every key path `value(forKeyPath:)` answers for this kind, its superclasses' included
+    /// (what a scene file may set and animate).
+    open class var animatableKeyPaths: [String] { Layer.layerProperties.names }
+
     /// The current value of an animatable property, or nil for an unknown key path.
     /// Subclasses with their own properties look in their own table, then call `super`.
     open func value(forKeyPath keyPath: String) -> AnimatableValue? {

@@ -117,6 +117,9 @@ struct PropertyTable<Storage>: Sendable {
 
     /// The value at `keyPath`, or nil when the key path is not in the table. `storage` is
     /// only read (see ``AnimatableProperty/read``).
+    /// The key paths, in the order listed.
+    var names: [String] { keyPaths }
+
     func value(at keyPath: String, in storage: inout Storage) -> AnimatableValue? {
         guard let i = keyPaths.firstIndex(of: keyPath) else { return nil }
         return properties[i].read(&storage)

@@ -123,6 +123,9 @@ open class ReplicatorLayer: Layer {
         Self.replicatorProperties.value(at: keyPath, in: &replicator) ?? super.value(forKeyPath: keyPath)
     }
 
+    /// This kind's own key paths after `Layer`'s.
+    open override class var animatableKeyPaths: [String] { super.animatableKeyPaths + ReplicatorLayer.replicatorProperties.names }
+
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.replicatorProperties.write(value, at: keyPath, in: &replicator) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)

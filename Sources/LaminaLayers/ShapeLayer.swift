@@ -136,6 +136,9 @@ open class ShapeLayer: Layer {
         Self.shapeProperties.value(at: keyPath, in: &shape) ?? super.value(forKeyPath: keyPath)
     }
 
+    /// This kind's own key paths after `Layer`'s.
+    open override class var animatableKeyPaths: [String] { super.animatableKeyPaths + ShapeLayer.shapeProperties.names }
+
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.shapeProperties.write(value, at: keyPath, in: &shape) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)

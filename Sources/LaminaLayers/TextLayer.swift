@@ -104,6 +104,9 @@ open class TextLayer: Layer {
         Self.textProperties.value(at: keyPath, in: &text) ?? super.value(forKeyPath: keyPath)
     }
 
+    /// This kind's own key paths after `Layer`'s.
+    open override class var animatableKeyPaths: [String] { super.animatableKeyPaths + TextLayer.textProperties.names }
+
     @discardableResult
     open override func applyAnimatedValue(_ value: AnimatableValue, forKeyPath keyPath: String) -> Bool {
         Self.textProperties.write(value, at: keyPath, in: &text) ?? super.applyAnimatedValue(value, forKeyPath: keyPath)

@@ -36,3 +36,28 @@ extension Paths {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST && isDirectory(path) == true else { throw Errno(rawValue: errno) }
     }
 }
+
+extension Paths {
+    /// `path` made absolute with every symbolic link, `.` and `..` resolved (`realpath`);
+    /// nil when it does not exist. What a check "inside this folder" compares.
+    public static func resolvingLinks(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+extension Paths {
+    /// The size in bytes of the regular file at `path`; nil when something else is there
+    /// (a folder, a device); throws when nothing can be read there.
+    public static func regularFileSize(_ path: String) throws(Errno) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Errno(rawValue: errno) }
+        return info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    /// Whether `path` is a file this process may execute.
+    public static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0 && isDirectory(path) == false
+    }
+}

@@ -1,0 +1,144 @@
+extension FileScene {
+    /// Puts the recognizer `gesture` describes on its layer.
+    func attach(_ gesture: GestureSpec) {
+        guard let layer = layers[gesture.layer] else { return }
+        switch gesture.recognizer {
+        case .tap(let count):
+            let tap = TapGestureRecognizer { [unowned self] tap in
+                if tap.state == .recognized { self.perform(gesture.action) }
+            }
+            tap.numberOfTapsRequired = count
+            context.addGestureRecognizer(tap, to: layer)
+        case .longPress(let duration):
+            let press = LongPressGestureRecognizer { [unowned self] press in
+                if press.state == .began { self.perform(gesture.action) }
+            }
+            press.minimumPressDuration = duration
+            context.addGestureRecognizer(press, to: layer)
+        case .swipe(let direction):
+            let swipe = SwipeGestureRecognizer { [unowned self] swipe in
+                if swipe.state == .recognized { self.perform(gesture.action) }
+            }
+            swipe.direction = direction
+            context.addGestureRecognizer(swipe, to: layer)
+        case .pan(let drag, let animator, let mode):
+            context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in
+                if drag { self.drag(layer, pan) }
+                guard let animator else { return }
+                switch mode {
+                case .hold: self.hold(animator, pan)
+                case .scrub(let axis, let distance): self.scrub(animator, pan, axis: axis, distance: distance)
+                }
+            }, to: layer)
+        }
+    }
+
+    private func perform(_ action: GestureAction?) {
+        switch action {
+        case .goTo(let state)?: go(toState: state)
+        case .toggle(let a, let b)?: go(toState: currentState == a ? b : a)
+        case .run(let name)?:
+            guard let named = document.animations[name], let layer = layers[named.layer] else { return }
+            add(named.animation.starting(at: context.now), to: layer, key: name)
+        case nil: break
+        }
+    }
+
+    /// The layer follows the finger.
+    private func drag(_ layer: Layer, _ pan: PanGestureRecognizer) {
+        let id = ObjectIdentifier(layer)
+        switch pan.state {
+        case .began:
+            gestureState.dragStart[id] = layer.position
+        case .changed, .ended, .cancelled:
+            guard let start = gestureState.dragStart[id] else { return }
+            let t = pan.translation(in: nil)
+            Transaction.begin()
+            Transaction.disableActions = true
+            layer.position = Point(x: start.x + t.x, y: start.y + t.y)
+            Transaction.commit()
+            if pan.state != .changed { gestureState.dragStart[id] = nil }
+        default:
+            break
+        }
+    }
+
+    /// Hold: the animator runs toward its state while the finger is down and back on
+    /// release. Each turn stops the animator where it is (`stopAnimation(false)`,
+    /// `finishAnimation(at: .current)`), adds the new animation, starts, pauses and continues
+    /// with the fraction already done as the duration factor — the UIViewPropertyAnimator
+    /// tutorial's sequence, so a quick re-grab reverses from wherever it is.
+    private func hold(_ name: String, _ pan: PanGestureRecognizer) {
+        switch pan.state {
+        case .began: turn(name, towardState: true)
+        case .ended, .cancelled: turn(name, towardState: false)
+        default: break
+        }
+    }
+
+    private func turn(_ name: String, towardState: Bool) {
+        guard let animator = animators[name], let spec = document.animators[name] else { return }
+        let done = animator.state == .active ? animator.fractionComplete : 0
+        animator.stopAnimation(withoutFinishing: false)
+        if animator.state == .stopped { animator.finishAnimation(at: .current) }
+        gestureState.heading[name] = towardState
+        let targets = targetValues(of: towardState ? spec.state : currentState)
+        animator.addAnimations {
+            for (layer, keyPath, value) in targets { layer.setValue(value, forKeyPath: keyPath) }
+        }
+        animator.startAnimation()
+        animator.pauseAnimation()
+        animator.continueAnimation(durationFactor: done)
+    }
+
+    /// Scrub: the animator's fraction follows the finger along `axis` (`distance` points from
+    /// start to end); on release it finishes the way the finger was going, or back when it
+    /// let go before halfway without a flick, on a critically damped spring carrying the
+    /// finger's velocity.
+    private func scrub(_ name: String, _ pan: PanGestureRecognizer, axis: GestureSpec.Axis, distance: Double) {
+        guard let animator = animators[name], let spec = document.animators[name] else { return }
+        let along = { (p: Point) in axis == .x ? p.x : p.y }
+        switch pan.state {
+        case .began:
+            if animator.state != .active {
+                // From rest toward the state, or from the state back to rest.
+                let forward = currentState != spec.state
+                let targets = targetValues(of: forward ? spec.state : nil)
+                animator.addAnimations {
+                    for (layer, keyPath, value) in targets { layer.setValue(value, forKeyPath: keyPath) }
+                }
+                gestureState.heading[name] = forward
+            }
+            animator.pauseAnimation()
+            animator.isReversed = false
+            gestureState.scrubStart[name] = animator.fractionComplete
+        case .changed:
+            let start = gestureState.scrubStart[name] ?? 0
+            animator.fractionComplete = min(max(start + along(pan.translation(in: nil)) / distance, 0), 1)
+        case .ended, .cancelled:
+            let fraction = animator.fractionComplete
+            let velocity = along(pan.velocity()) / distance        // fractions per second
+            let projected = fraction + 0.2 * velocity               // where a flick would carry it
+            let finishes = pan.state == .ended && projected >= 0.5
+            animator.isReversed = !finishes
+            let remaining = finishes ? 1 - fraction : fraction
+            let speed = remaining > 0.001 ? abs(velocity) / remaining : 0
+            var spring = Spring(dampingRatio: 1, duration: spec.duration, initialVelocity: min(speed, 50))
+            spring.allowsOverdamping = false
+            let heading = gestureState.heading[name] ?? true
+            animator.addCompletion { [unowned self] position in
+                let reachedState = (position == .end) == heading
+                self.settle(inState: reachedState ? spec.state : nil)
+            }
+            animator.continueAnimation(timing: .spring(spring), durationFactor: remaining)
+            gestureState.scrubStart[name] = nil
+        default:
+            break
+        }
+    }
+
+    /// Records where a scrubbed animator left the scene.
+    private func settle(inState state: String?) {
+        currentStateAfterAnimator(state)
+    }
+}

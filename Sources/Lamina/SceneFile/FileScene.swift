@@ -1,0 +1,245 @@
+import LaminaSceneSyntax
+
+/// A scene built from a scene file (`lamina run --scene FILE`): its layers, states,
+/// transitions, gestures and bindings as `SceneDocument` describes them. A reload builds a
+/// new one from the edited file, handing it the bindings' current values.
+public final class FileScene: Scene {
+    public static let name = "scene-file"
+    public static let summary = "a scene read from a YAML file (docs/scene-files.md)"
+
+    /// What a file scene is built from: the compiled file and the bindings' values.
+    public struct Settings: SceneSettings {
+        /// The compiled file.
+        public var document: SceneDocument
+        /// Values that replace the file's own, by binding name (a reload's running values).
+        public var bindingValues: [String: BindingValue]
+
+        /// Settings for `document`, with `bindingValues` kept where the file still declares a
+        /// binding of that name and kind.
+        public init(document: SceneDocument, bindingValues: [String: BindingValue] = [:]) {
+            self.document = document
+            self.bindingValues = bindingValues
+        }
+
+        /// A file scene's settings come from its file, never from a config table.
+        public init(from table: SettingsTable) throws(ConfigError) {
+            throw ConfigError(file: table.file, field: "run.scene", reason: "a scene file's scene is built from its file")
+        }
+    }
+
+    /// The compiled file this scene shows.
+    public let document: SceneDocument
+    /// The bindings' current values.
+    public private(set) var bindingValues: [String: BindingValue] = [:]
+    /// The state the scene is in (nil: the layers as the file wrote them).
+    public private(set) var currentState: String?
+
+    let context: SceneContext
+    /// Layers by name (`root` is the scene's root layer).
+    private(set) var layers: [String: Layer] = [:]
+    /// Each state-controlled property's value as the file wrote it.
+    private var restingValues: [PropertyID: AnimatableValue] = [:]
+    private var propertyBindings: [String: [(layer: Layer, keyPath: String)]] = [:]
+    private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
+    private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
+    var animators: [String: PropertyAnimator] = [:]
+    var gestureState = GestureState()
+
+    struct PropertyID: Hashable {
+        var layer: String
+        var keyPath: String
+    }
+
+    /// Per-pan memory: where a dragged layer started and an animator's fraction at grab.
+    struct GestureState {
+        var dragStart: [ObjectIdentifier: Point] = [:]
+        var scrubStart: [String: Double] = [:]
+        /// Whether each animator is heading for its state (true) or back (false).
+        var heading: [String: Bool] = [:]
+    }
+
+    public init(context: SceneContext, settings: Settings) throws {
+        self.context = context
+        document = settings.document
+        for binding in document.bindings {
+            if let kept = settings.bindingValues[binding.name], kept.hasSameKind(as: binding.value) {
+                bindingValues[binding.name] = kept
+            } else {
+                bindingValues[binding.name] = binding.value
+            }
+        }
+        layers["root"] = context.rootLayer
+        Transaction.begin()
+        Transaction.disableActions = true                      // the file's values are where things start
+        for spec in document.layers { context.rootLayer.addSublayer(build(spec)) }
+        for state in document.states.values {
+            for entry in state.values {
+                let id = PropertyID(layer: entry.layer, keyPath: entry.keyPath)
+                if restingValues[id] == nil { restingValues[id] = layers[entry.layer]?.value(forKeyPath: entry.keyPath) }
+            }
+        }
+        if let initial = document.initialState { apply(state: initial) }
+        Transaction.commit()
+        startAnimations()
+        for animator in document.animators.values {
+            animators[animator.name] = PropertyAnimator(duration: animator.duration, curve: animator.curve, tree: context.layerTree)
+        }
+        for gesture in document.gestures { attach(gesture) }
+    }
+
+    /// The layer named `name` in the file (`root` for the scene's root).
+    public func layer(named name: String) -> Layer? { layers[name] }
+
+    // MARK: Building
+
+    private func build(_ spec: LayerSpec) -> Layer {
+        let layer = spec.kind.makeLayer()
+        layer.name = spec.name
+        if let name = spec.name { layers[name] = layer }
+        for setup in spec.setup { apply(setup, to: layer) }
+        for (keyPath, value) in spec.properties {
+            if case .binding(let name) = value { propertyBindings[name, default: []].append((layer, keyPath)) }
+            layer.setValue(resolve(value), forKeyPath: keyPath)
+        }
+        if let text = spec.text, let textLayer = layer as? TextLayer {
+            for name in text.bindingNames { textBindings[name, default: []].append((textLayer, text)) }
+            textLayer.string = text.text { bindingValues[$0] }
+        }
+        for sub in spec.sublayers { layer.addSublayer(build(sub)) }
+        if !spec.animations.isEmpty { animationsToStart.append((layer, spec.animations)) }
+        return layer
+    }
+
+    private func apply(_ setup: LayerSetup, to layer: Layer) {
+        switch setup {
+        case .path(let path): (layer as? ShapeLayer)?.path = path
+        case .fillRule(let rule): (layer as? ShapeLayer)?.fillRule = rule
+        case .lineCap(let cap): (layer as? ShapeLayer)?.lineCap = cap
+        case .lineJoin(let join): (layer as? ShapeLayer)?.lineJoin = join
+        case .lineDashPattern(let dashes): (layer as? ShapeLayer)?.lineDashPattern = dashes
+        case .alignment(let alignment): (layer as? TextLayer)?.alignmentMode = alignment
+        case .wrapped(let wrapped): (layer as? TextLayer)?.isWrapped = wrapped
+        case .truncatesEnd(let truncates): (layer as? TextLayer)?.truncatesEnd = truncates
+        case .gradientColors(let colors): (layer as? GradientLayer)?.colors = colors
+        case .gradientLocations(let locations): (layer as? GradientLayer)?.locations = locations
+        case .gradientType(let kind): (layer as? GradientLayer)?.kind = kind
+        case .instanceCount(let count): (layer as? ReplicatorLayer)?.instanceCount = count
+        case .contents(let image): layer.contents = image
+        case .contentsGravity(let gravity): layer.contentsGravity = gravity
+        }
+    }
+
+    /// Starts the animations the file puts on its layers, once they are in the tree; a begin
+    /// time in the file counts from now.
+    private func startAnimations() {
+        for (layer, animations) in animationsToStart {
+            for (key, animation) in animations { add(animation.starting(at: context.now), to: layer, key: key) }
+        }
+        animationsToStart = []
+    }
+
+    func add(_ animation: AnimationSpec, to layer: Layer, key: String) {
+        switch animation {
+        case .single(let a): layer.add(a, forKey: key)
+        case .group(let g): layer.add(g, forKey: key)
+        }
+    }
+
+    private func resolve(_ value: ValueSpec) -> AnimatableValue {
+        switch value {
+        case .literal(let v): return v
+        case .binding(let name):
+            switch bindingValues[name] {
+            case .number(let v)?: return .scalar(v)
+            case .color(let c)?: return .color(c)
+            default: preconditionFailure("binding \(name) was checked to be a number or colour")
+            }
+        }
+    }
+
+    // MARK: Bindings
+
+    /// Sets a binding (what the control socket and a config reload do): every property and
+    /// text that refers to it follows, with the current transaction's implicit animation.
+    /// A name the file does not declare, or a value of another kind, is refused.
+    public func setBinding(_ name: String, to value: BindingValue) throws(ConfigError) {
+        guard let current = bindingValues[name] else {
+            throw ConfigError(file: document.file, field: "bindings.\(name)",
+                              reason: "no binding of that name (declared: \(document.bindings.map(\.name).joined(separator: ", ")))")
+        }
+        guard current.hasSameKind(as: value) else {
+            throw ConfigError(file: document.file, field: "bindings.\(name)", reason: "the binding is a \(current.kindName), not a \(value.kindName)")
+        }
+        bindingValues[name] = value
+        for (layer, keyPath) in propertyBindings[name] ?? [] { layer.setValue(resolve(.binding(name)), forKeyPath: keyPath) }
+        for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
+    }
+
+    // MARK: States
+
+    /// Every state-controlled property's value in `state`: the state's own, the rest at rest.
+    func targetValues(of state: String?) -> [(Layer, String, AnimatableValue)] {
+        var values = restingValues
+        if let state, let spec = document.states[state] {
+            for entry in spec.values { values[PropertyID(layer: entry.layer, keyPath: entry.keyPath)] = resolve(entry.value) }
+        }
+        return values.sorted { ($0.key.layer, $0.key.keyPath) < ($1.key.layer, $1.key.keyPath) }.compactMap { id, value in
+            layers[id.layer].map { ($0, id.keyPath, value) }
+        }
+    }
+
+    /// Notes the state a property animator finished in.
+    func currentStateAfterAnimator(_ state: String?) {
+        currentState = state
+    }
+
+    private func apply(state: String?) {
+        for (layer, keyPath, value) in targetValues(of: state) { layer.setValue(value, forKeyPath: keyPath) }
+        currentState = state
+    }
+
+    /// Goes to `state` with the first transition that matches (from the current state, or
+    /// any) — Core Animation's default implicit animation (0.25 s) when none does.
+    public func go(toState state: String) {
+        guard document.states[state] != nil else { return }
+        let style = document.transitions.first {
+            ($0.from == nil || $0.from == currentState) && ($0.to == nil || $0.to == state)
+        }?.style ?? .implicit(duration: 0.25, curve: .default)
+        let from = currentState
+        switch style {
+        case .implicit(let duration, let curve):
+            Transaction.begin()
+            Transaction.animationDuration = duration
+            Transaction.animationTimingFunction = curve
+            apply(state: state)
+            Transaction.commit()
+        case .none:
+            Transaction.begin()
+            Transaction.disableActions = true
+            apply(state: state)
+            Transaction.commit()
+        case .basic, .spring:
+            let shown = targetValues(of: from).map { layer, keyPath, _ in
+                layer.presentationValue(forKeyPath: keyPath, at: context.now) ?? layer.value(forKeyPath: keyPath)!
+            }
+            Transaction.begin()
+            Transaction.disableActions = true
+            for ((layer, keyPath, value), start) in zip(targetValues(of: state), shown) {
+                layer.setValue(value, forKeyPath: keyPath)
+                var animation: BasicAnimation
+                if case .spring(let spring) = style {
+                    animation = BasicAnimation(keyPath: keyPath, from: start, to: value, spring: spring,
+                                               duration: spring.settlingDuration)
+                } else if case .basic(let duration, let curve) = style {
+                    animation = BasicAnimation(keyPath: keyPath, from: start, to: value, duration: duration)
+                    animation.timingFunction = curve
+                } else {
+                    continue
+                }
+                layer.add(animation, forKey: "state.\(keyPath)")
+            }
+            currentState = state
+            Transaction.commit()
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import LaminaSceneSyntax
+
+/// A scene file compiled and checked: everything `FileScene` needs to build and run it, with
+/// nothing left to fail but what depends on the running tree. Made by `SceneFileCompiler`;
+/// the format is `docs/scene-files.md`.
+public struct SceneDocument {
+    /// The file it came from.
+    public var file: String
+    /// The screen's background, when the file sets one.
+    public var background: Color?
+    /// Named values text and properties refer to (`$name`, `{name}`), in the order written.
+    public var bindings: [Binding]
+    /// The top-level layers, back to front.
+    var layers: [LayerSpec]
+    /// Named property values per layer.
+    var states: [String: StateSpec]
+    /// The state at start, if any.
+    var initialState: String?
+    /// How going from one state to another animates; the first that matches wins.
+    var transitions: [TransitionSpec]
+    /// Animations gestures run, by name.
+    var animations: [String: NamedAnimation]
+    /// Property animators gestures drive, by name.
+    var animators: [String: AnimatorSpec]
+    /// What touches do.
+    var gestures: [GestureSpec]
+
+    /// The names of the states, sorted.
+    public var stateNames: [String] { states.keys.sorted() }
+    /// How many layers the scene builds (template uses and their insides counted).
+    public var layerCount: Int { layers.reduce(0) { $0 + $1.count } }
+
+    /// A named value a scene file declares.
+    public struct Binding: Hashable, Sendable {
+        /// The name, as `$name` and `{name}` refer to it.
+        public var name: String
+        /// The value at start (from the file, or the config's `[bindings]`).
+        public var value: BindingValue
+    }
+}
+
+/// A binding's value: a number, a string or a colour. Its kind is fixed by the file; a value
+/// of another kind is refused.
+public enum BindingValue: Hashable, Sendable, CustomStringConvertible {
+    /// A number.
+    case number(Double)
+    /// Text.
+    case string(String)
+    /// A colour.
+    case color(Color)
+
+    /// "number", "string" or "colour", for messages.
+    public var kindName: String {
+        switch self {
+        case .number: return "number"
+        case .string: return "string"
+        case .color: return "colour"
+        }
+    }
+
+    /// The value as text, as `{name}` shows it (numbers with up to 6 significant digits).
+    public var description: String {
+        switch self {
+        case .number(let v): return String(cFormat: "%.6g", v)
+        case .string(let s): return s
+        case .color(let c): return c.hexString
+        }
+    }
+
+    /// True when `other` is of the same kind.
+    public func hasSameKind(as other: BindingValue) -> Bool { kindName == other.kindName }
+}
+
+/// A property value: written in the file, or a binding's.
+enum ValueSpec {
+    case literal(AnimatableValue)
+    case binding(String)
+}
+
+/// One layer to build.
+struct LayerSpec {
+    enum Kind: String, CaseIterable {
+        case layer, shape, text, gradient, replicator, transform
+    }
+
+    var kind: Kind
+    var name: String?
+    /// Where the layer is in the file, for errors found while running.
+    var elementPath: String
+    /// Animatable properties, in the order written.
+    var properties: [(keyPath: String, value: ValueSpec)]
+    /// Everything else a kind has (path data, text, images...), already checked.
+    var setup: [LayerSetup]
+    /// Text whose `{name}` parts follow bindings.
+    var text: TextTemplate?
+    var sublayers: [LayerSpec]
+    /// Animations started when the scene is built (loops).
+    var animations: [(key: String, animation: AnimationSpec)]
+
+    var count: Int { sublayers.reduce(1) { $0 + $1.count } }
+}
+
+/// A property that is not animatable, set once when the layer is built.
+enum LayerSetup {
+    case path(Path)
+    case fillRule(FillRule)
+    case lineCap(LineCap)
+    case lineJoin(LineJoin)
+    case lineDashPattern([Double])
+    case alignment(TextLayer.Alignment)
+    case wrapped(Bool)
+    case truncatesEnd(Bool)
+    case gradientColors([Color])
+    case gradientLocations([Double])
+    case gradientType(GradientLayer.Kind)
+    case instanceCount(Int)
+    case contents(PixelBuffer)
+    case contentsGravity(ContentsGravity)
+}
+
+/// Text with `{binding}` parts.
+struct TextTemplate {
+    enum Part {
+        case literal(String)
+        case binding(String)
+    }
+
+    var parts: [Part]
+
+    func text(_ value: (String) -> BindingValue?) -> String {
+        parts.map { part in
+            switch part {
+            case .literal(let s): return s
+            case .binding(let name): return value(name)?.description ?? ""
+            }
+        }.joined()
+    }
+
+    var bindingNames: [String] {
+        parts.compactMap { if case .binding(let name) = $0 { return name } else { return nil } }
+    }
+}
+
+/// Values per layer that a state sets.
+struct StateSpec {
+    var name: String
+    var values: [(layer: String, keyPath: String, value: ValueSpec)]
+}
+
+/// How a change of state animates.
+enum TransitionStyle {
+    /// Implicit actions with this duration and curve (Core Animation's transaction).
+    case implicit(duration: Double, curve: TimingFunction)
+    /// An explicit animation per property from what is shown to the new value.
+    case basic(duration: Double, curve: TimingFunction)
+    /// A spring per property.
+    case spring(Spring)
+    /// No animation.
+    case none
+}
+
+struct TransitionSpec {
+    /// nil is any state.
+    var from: String?
+    var to: String?
+    var style: TransitionStyle
+}
+
+/// An explicit animation as written: a basic, spring or keyframe animation of one key path,
+/// or a group.
+enum AnimationSpec {
+    case single(BasicAnimation)
+    case group(AnimationGroup)
+
+    /// The same animation with its begin time moved by `offset` (begin times in a file are
+    /// relative to when the animation starts).
+    func starting(at now: Double) -> AnimationSpec {
+        switch self {
+        case .single(var a):
+            a.timing.beginTime = a.timing.beginTime == 0 ? 0 : now + a.timing.beginTime
+            return .single(a)
+        case .group(var g):
+            g.timing.beginTime = g.timing.beginTime == 0 ? 0 : now + g.timing.beginTime
+            return .group(g)
+        }
+    }
+}
+
+/// An animation gestures run by name, on one layer.
+struct NamedAnimation {
+    var layer: String
+    var animation: AnimationSpec
+}
+
+/// A property animator: animates to a state's values over `duration`.
+struct AnimatorSpec {
+    var name: String
+    var duration: Double
+    var curve: TimingFunction
+    var state: String
+}
+
+/// What a recognized gesture does.
+enum GestureAction {
+    case goTo(String)
+    case run(String)
+    /// Toggles between two states.
+    case toggle(String, String)
+}
+
+/// A recognizer on a layer and what it does.
+struct GestureSpec {
+    enum Recognizer {
+        case tap(count: Int)
+        case longPress(duration: Double)
+        case swipe(SwipeGestureRecognizer.Direction)
+        /// A pan: the layer may follow the finger; an animator runs forward while held and
+        /// back on release (`hold`), or its fraction follows the finger (`scrub`).
+        case pan(drag: Bool, animator: String?, mode: PanMode)
+    }
+
+    enum PanMode {
+        case hold
+        case scrub(axis: Axis, distance: Double)
+    }
+
+    enum Axis { case x, y }
+
+    var layer: String
+    var recognizer: Recognizer
+    var action: GestureAction?
+    var elementPath: String
+}

@@ -1,0 +1,261 @@
+import LaminaSceneSyntax
+
+extension LayerSpec.Kind {
+    /// A new layer of this kind.
+    func makeLayer() -> Layer {
+        switch self {
+        case .layer: return Layer()
+        case .shape: return ShapeLayer()
+        case .text: return TextLayer()
+        case .gradient: return GradientLayer()
+        case .replicator: return ReplicatorLayer()
+        case .transform: return TransformLayer()
+        }
+    }
+
+    var layerType: Layer.Type {
+        switch self {
+        case .layer: return Layer.self
+        case .shape: return ShapeLayer.self
+        case .text: return TextLayer.self
+        case .gradient: return GradientLayer.self
+        case .replicator: return ReplicatorLayer.self
+        case .transform: return TransformLayer.self
+        }
+    }
+
+    /// The keys of this kind that are set once, not animated.
+    var setupKeys: [String] {
+        let common = ["contents", "contentsGravity"]
+        switch self {
+        case .layer, .transform: return common
+        case .shape: return common + ["path", "fillRule", "lineCap", "lineJoin", "lineDashPattern"]
+        case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd"]
+        case .gradient: return common + ["colors", "locations", "type"]
+        case .replicator: return common + ["instanceCount"]
+        }
+    }
+}
+
+extension SceneFileCompiler {
+    static let structureKeys = ["kind", "name", "use", "with", "sublayers", "animations"]
+
+    mutating func layer(_ node: SceneNode, path: String, namePrefix: String, depth: Int,
+                        templateDepth: Int) throws(ConfigError) -> LayerSpec {
+        guard depth < Limits.layerDepth else {
+            throw SceneFields.error(file, node, path, "layers nested deeper than \(Limits.layerDepth)")
+        }
+        if node["use"] != nil {
+            var fields = try SceneFields(node, path: path, file: file)
+            let use = fields.take("use")!
+            guard templateDepth < Limits.templateDepth else {
+                throw fields.error(use, "use", "templates used inside templates more than \(Limits.templateDepth) deep (a template using itself?)")
+            }
+            let name = try values.string(use, fields.path("use"), maxLength: 64)
+            let expanded = try expand(use, template: name, fields: &fields)
+            return try layer(expanded, path: path, namePrefix: namePrefix, depth: depth, templateDepth: templateDepth + 1)
+        }
+        // Errors inside a named layer name it: `layers[1](stack).sublayers[0]`.
+        let elementPath = node["name"]?.scalar.map { "\(path)(\(namePrefix + $0))" } ?? path
+        var fields = try SceneFields(node, path: elementPath, file: file)
+        layerCount += 1
+        guard layerCount <= Limits.layers else {
+            throw fields.error(node, nil, "more than \(Limits.layers) layers")
+        }
+        let kind = try fields.take("kind").map { k throws(ConfigError) in try values.choice(k, fields.path("kind"), LayerSpec.Kind.allCases) } ?? .layer
+        var name: String?
+        if let n = fields.take("name") {
+            let written = try values.string(n, fields.path("name"), maxLength: 64)
+            guard Self.isName(written) else { throw fields.error(n, "name", Self.nameRule) }
+            let full = namePrefix + written
+            guard layerKinds[full] == nil else { throw fields.error(n, "name", "two layers are named '\(full)'") }
+            layerKinds[full] = kind
+            name = full
+        }
+
+        let prototype = kind.makeLayer()
+        let animatable = kind.layerType.animatableKeyPaths
+        var spec = LayerSpec(kind: kind, name: name, elementPath: elementPath, properties: [], setup: [], text: nil,
+                             sublayers: [], animations: [])
+        for key in fields.keys where !Self.structureKeys.contains(key) {
+            let value = fields.take(key)!
+            let at = fields.path(key)
+            if animatable.contains(key) {
+                spec.properties.append((key, try valueSpec(value, at, like: prototype.value(forKeyPath: key)!)))
+            } else if kind.setupKeys.contains(key) {
+                if key == "string" {
+                    spec.text = try textTemplate(value, at)
+                } else {
+                    spec.setup.append(try setup(key, value, at, kind: kind))
+                }
+            } else {
+                let known = Self.structureKeys + kind.setupKeys + animatable
+                let hint = SceneFields.nearest(key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+                let elsewhere = LayerSpec.Kind.allCases.filter { $0 != kind && ($0.setupKeys + $0.layerType.animatableKeyPaths).contains(key) }
+                let kindHint = elsewhere.isEmpty ? "" : " (it belongs to kind \(elsewhere.map(\.rawValue).joined(separator: ", ")))"
+                throw fields.error(fields.keyNode(key)!, key, "a \(kind.rawValue) layer has no property '\(Escaped(key))'\(hint)\(kindHint)")
+            }
+        }
+        if let sublayers = fields.take("sublayers") {
+            guard let items = sublayers.items else {
+                throw fields.error(sublayers, "sublayers", "expected a list of layers, found \(sublayers.kindName)")
+            }
+            let prefix = name.map { $0 + "." } ?? namePrefix
+            for (i, item) in items.enumerated() {
+                spec.sublayers.append(try layer(item, path: "\(fields.path("sublayers"))[\(i)]", namePrefix: templateDepth > 0 ? prefix : namePrefix,
+                                                depth: depth + 1, templateDepth: templateDepth))
+            }
+        }
+        if let animations = fields.take("animations") {
+            let list = try SceneFields(animations, path: fields.path("animations"), file: file)
+            for key in list.keys {
+                spec.animations.append((key, try animation(animations[key]!, list.path(key), kind: kind)))
+            }
+        }
+        try fields.rejectUnknown(known: Self.structureKeys + kind.setupKeys + animatable)
+        return spec
+    }
+
+    /// A property value: `$binding` (of the property's kind) or a literal.
+    func valueSpec(_ node: SceneNode, _ path: String, like sample: AnimatableValue) throws(ConfigError) -> ValueSpec {
+        if let name = SceneValueReader.bindingReference(node) {
+            guard let binding = bindings[name] else {
+                throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'")
+            }
+            switch (binding, sample) {
+            case (.number, .scalar), (.color, .color): return .binding(name)
+            default:
+                throw SceneFields.error(file, node, path, "binding '\(name)' is a \(binding.kindName); this property needs \(Self.kindName(sample))")
+            }
+        }
+        return .literal(try values.value(node, path, like: sample))
+    }
+
+    static func kindName(_ sample: AnimatableValue) -> String {
+        switch sample {
+        case .scalar: return "a number"
+        case .bool: return "true or false"
+        case .color: return "a colour"
+        case .transform: return "a transform"
+        case .point: return "a point"
+        case .size: return "a size"
+        case .rect: return "a rectangle"
+        }
+    }
+
+    /// Text with `{binding}` parts (`{{` and `}}` write braces).
+    func textTemplate(_ node: SceneNode, _ path: String) throws(ConfigError) -> TextTemplate {
+        if let name = SceneValueReader.bindingReference(node) {
+            guard bindings[name] != nil else { throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'") }
+            return TextTemplate(parts: [.binding(name)])
+        }
+        let text = try values.string(node, path)
+        var parts: [TextTemplate.Part] = []
+        var literal = ""
+        var rest = Substring(text)
+        while let c = rest.first {
+            rest = rest.dropFirst()
+            if c == "{" && rest.first == "{" || c == "}" && rest.first == "}" {
+                literal.append(c)
+                rest = rest.dropFirst()
+            } else if c == "{" {
+                guard let close = rest.firstIndex(of: "}") else {
+                    throw SceneFields.error(file, node, path, "'{' opens a binding that is not closed (write {{ for a brace)")
+                }
+                let name = String(rest[..<close])
+                guard bindings[name] != nil else {
+                    throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))' (write {{ for a brace)")
+                }
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.binding(name))
+                rest = rest[rest.index(after: close)...]
+            } else {
+                literal.append(c)
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return TextTemplate(parts: parts)
+    }
+
+    private mutating func setup(_ key: String, _ node: SceneNode, _ path: String, kind: LayerSpec.Kind) throws(ConfigError) -> LayerSetup {
+        switch key {
+        case "path":
+            let data = try values.string(node, path, maxLength: SceneFileLimits.maximumScalarBytes)
+            do {
+                return .path(try Path(svgPathData: data))
+            } catch {
+                throw SceneFields.error(file, node, path, "SVG path data: \(error)")
+            }
+        case "fillRule":
+            switch try values.string(node, path) {
+            case "nonZero": return .fillRule(.nonZero)
+            case "evenOdd": return .fillRule(.evenOdd)
+            case let other: throw SceneFields.error(file, node, path, "'\(Escaped(other))' is not nonZero or evenOdd")
+            }
+        case "lineCap": return .lineCap(try values.choice(node, path, [LineCap.butt, .round, .square]))
+        case "lineJoin": return .lineJoin(try values.choice(node, path, [LineJoin.miter, .round, .bevel]))
+        case "lineDashPattern":
+            let dashes = try values.numbers(node, path, count: 0...64, what: "a list of dash lengths")
+            guard dashes.allSatisfy({ $0 >= 0 }) else { throw SceneFields.error(file, node, path, "dash lengths are not negative") }
+            return .lineDashPattern(dashes)
+        case "alignment": return .alignment(try values.choice(node, path, [TextLayer.Alignment.natural, .left, .center, .right]))
+        case "wrapped": return .wrapped(try values.bool(node, path))
+        case "truncatesEnd": return .truncatesEnd(try values.bool(node, path))
+        case "colors":
+            guard let items = node.items, (1...64).contains(items.count) else {
+                throw SceneFields.error(file, node, path, "expected a list of 1…64 colours")
+            }
+            var colors: [Color] = []
+            for (i, item) in items.enumerated() {
+                guard let c = try values.color(item, "\(path)[\(i)]") else {
+                    throw SceneFields.error(file, item, "\(path)[\(i)]", "a gradient's colour cannot be none")
+                }
+                colors.append(c)
+            }
+            return .gradientColors(colors)
+        case "locations":
+            let locations = try values.numbers(node, path, count: 1...64, what: "a list of locations in 0…1")
+            guard locations.allSatisfy({ (0...1).contains($0) }) else {
+                throw SceneFields.error(file, node, path, "locations lie in 0…1")
+            }
+            return .gradientLocations(locations)
+        case "type": return .gradientType(try values.choice(node, path, [GradientLayer.Kind.axial, .radial]))
+        case "instanceCount": return .instanceCount(try values.integer(node, path, in: 0...Limits.replicatorInstances))
+        case "contentsGravity": return .contentsGravity(try values.choice(node, path, ContentsGravity.allCases))
+        case "contents": return .contents(try image(node, path))
+        default:
+            preconditionFailure("setup key \(key) without a reader")
+        }
+    }
+
+    /// An image by path relative to the file's folder; the resolved path must stay inside it.
+    private mutating func image(_ node: SceneNode, _ path: String) throws(ConfigError) -> PixelBuffer {
+        let relative = try values.string(node, path, maxLength: 1024)
+        guard !relative.isEmpty, !relative.hasPrefix("/") else {
+            throw SceneFields.error(file, node, path, "an image is named by a path relative to the scene file's folder")
+        }
+        guard let resolved = Paths.resolvingLinks(Paths.joined(folder, relative)) else {
+            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' does not exist")
+        }
+        guard let root = Paths.resolvingLinks(folder), resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is outside the scene file's folder")
+        }
+        if let loaded = images[resolved] { return loaded }
+        guard images.count < Limits.images else {
+            throw SceneFields.error(file, node, path, "more than \(Limits.images) images")
+        }
+        let image: RGBAImage
+        do {
+            image = try RGBAImage.readPNG(from: resolved)
+        } catch {
+            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is not a PNG Lamina can read: \(error.reason)")
+        }
+        guard image.width * image.height <= Limits.imagePixels else {
+            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is \(image.width)x\(image.height), over \(Limits.imagePixels) pixels")
+        }
+        let buffer = PixelBuffer(rgba: image)
+        images[resolved] = buffer
+        return buffer
+    }
+}

@@ -1,0 +1,77 @@
+import LaminaSceneSyntax
+
+/// Reads one mapping of a scene file, remembering which keys were taken, so whatever is
+/// left is an unknown key — an error naming the key and what is allowed, never silence.
+struct SceneFields {
+    let node: SceneNode
+    /// The element's path in the file (`layers[stack].sublayers[2]`).
+    let path: String
+    let file: String
+    private let entries: [SceneNode.Entry]
+    private var taken: Set<String> = []
+
+    init(_ node: SceneNode, path: String, file: String) throws(ConfigError) {
+        self.node = node
+        self.path = path
+        self.file = file
+        guard let entries = node.entries else {
+            throw SceneFields.error(file, node, path, "expected a mapping of keys, found \(node.kindName)")
+        }
+        self.entries = entries
+    }
+
+    /// The keys written, in order.
+    var keys: [String] { entries.compactMap { $0.key.scalar } }
+
+    /// The key's own node (for its position).
+    func keyNode(_ key: String) -> SceneNode? { entries.first { $0.key.scalar == key }?.key }
+
+    /// The value under `key`, marking it read.
+    mutating func take(_ key: String) -> SceneNode? {
+        guard let value = node[key] else { return nil }
+        taken.insert(key)
+        return value
+    }
+
+    /// The path of `key` under this element.
+    func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Fails on the first key not taken, listing `known`.
+    func rejectUnknown(known: [String]) throws(ConfigError) {
+        for entry in entries {
+            guard let key = entry.key.scalar, !taken.contains(key) else { continue }
+            let hint = SceneFields.nearest(key, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw SceneFields.error(file, entry.key, path(key),
+                                    "unknown key\(hint); allowed here: \(known.joined(separator: ", "))")
+        }
+    }
+
+    func error(_ at: SceneNode, _ key: String?, _ reason: String) -> ConfigError {
+        SceneFields.error(file, at, key.map(path) ?? path, reason)
+    }
+
+    static func error(_ file: String, _ at: SceneNode, _ path: String, _ reason: String) -> ConfigError {
+        ConfigError(file: file, field: path.isEmpty ? nil : path, line: at.position.line, column: at.position.column,
+                    reason: reason)
+    }
+
+    /// The known word closest to `word` by edit distance, when it is close (a typo).
+    static func nearest(_ word: String, in known: [String]) -> String? {
+        let a = Array(word.lowercased())
+        guard a.count <= 64 else { return nil }
+        func distance(_ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 1...max(a.count, 1) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let scored = known.filter { $0.count <= 64 }.map { ($0, distance(Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, word.count / 3) else { return nil }
+        return best.0
+    }
+}

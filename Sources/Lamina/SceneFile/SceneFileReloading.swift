@@ -1,0 +1,68 @@
+import Logging
+
+extension Daemon {
+    /// Installs the scene `config` names: a scene file (read and compiled now) or a built-in
+    /// scene of `catalog`. A file scene keeps the binding values in `kept` (the running file
+    /// scene's, so a reload does not reset them).
+    public static func installScene(_ config: LaminaConfig, catalog: SceneRegistry, keeping kept: [String: BindingValue] = [:],
+                             in runtime: Runtime) throws {
+        if let file = config.sceneFile {
+            try installFileScene(SceneFiles.load(path: file, overrides: config.bindings), keeping: kept, in: runtime)
+        } else {
+            try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
+        }
+    }
+
+    /// Installs the scene `document` describes, with `kept` binding values where it still
+    /// declares them; its background, when it sets one, replaces the configured one.
+    public static func installFileScene(_ document: SceneDocument, keeping kept: [String: BindingValue] = [:],
+                                 in runtime: Runtime) throws {
+        try runtime.install(FileScene.self, settings: FileScene.Settings(document: document, bindingValues: kept))
+        if let background = document.background { runtime.background = background }
+    }
+
+    /// Live reload: watches the scene file's folder; a write to the file (or a rename over
+    /// it) reads it again and shows the new scene at the next frame with the bindings'
+    /// values kept. A file that does not check out is logged with its `file:line:column` and
+    /// the running scene stays. Without inotify the log says so and SIGHUP still reloads.
+    public static func watchSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger) {
+        guard let file = config.sceneFile else {
+            runtime.watchedFolder = nil
+            return
+        }
+        let folder = Paths.directory(of: file).isEmpty ? "." : Paths.directory(of: file)
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        guard let watcher = FolderWatcher(folder: folder) else {
+            logger.warning("cannot watch \(folder) for edits: live reload is off (SIGHUP reloads)")
+            runtime.watchedFolder = nil
+            return
+        }
+        runtime.watchedFolder = (watcher, { [unowned runtime] names in
+            guard names.contains(name) else { return }
+            reloadSceneFile(config, runtime: runtime, logger: logger)
+        })
+        logger.info("watching \(file) for edits")
+    }
+
+    /// Reads the running scene file again and swaps the scene, keeping binding values.
+    public static func reloadSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger) {
+        guard let file = config.sceneFile else { return }
+        let document: SceneDocument
+        do {
+            document = try SceneFiles.load(path: file, overrides: config.bindings)
+        } catch {
+            logger.error("scene file edit rejected, keeping the running scene: \(error)")
+            runtime.notifier?.notify("STATUS=scene file edit rejected: \(error)")
+            return
+        }
+        let kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+        do {
+            try installFileScene(document, keeping: kept, in: runtime)
+        } catch {
+            logger.error("the edited scene could not be built: \(error)")
+            return
+        }
+        logger.notice("scene file reloaded: \(file) (\(document.layerCount) layers)")
+        runtime.notifier?.notify("STATUS=scene file reloaded: \(file)")
+    }
+}

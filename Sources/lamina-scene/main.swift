@@ -1,0 +1,64 @@
+// lamina-scene: reads a scene file's YAML for the daemon (decision 107). The daemon links no
+// full Foundation and Yams does, so parsing happens here, in a short-lived process:
+//
+//   lamina-scene FILE      prints one JSON object, {"node": tree} or {"error": {...}}
+//
+// Exit 0 with a tree, 65 (EX_DATAERR) with a syntax error, 66 (EX_NOINPUT) when the file
+// cannot be read, 64 on a wrong command line. The process limits its own address space and
+// CPU time, so a pathological file ends it, never the daemon.
+import FoundationEssentials
+import Glibc
+import LaminaSceneSyntax
+import LaminaSceneYAML
+
+func limit(_ resource: Int32, _ value: rlim_t) {
+    var bound = rlimit(rlim_cur: value, rlim_max: value)
+    _ = setrlimit(__rlimit_resource_t(UInt32(resource)), &bound)
+}
+
+/// Writes all of `bytes` to descriptor `fd`.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        offset += n
+    }
+}
+
+func emit(_ result: SceneReadResult, status: Int32) -> Never {
+    if let data = try? JSONEncoder().encode(result) { writeAll(1, Array(data) + [0x0A]) }
+    exit(status)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2, !arguments[1].hasPrefix("-") else {
+    writeAll(2, Array("usage: lamina-scene FILE (prints the scene file's tree as JSON)\n".utf8))
+    exit(64)
+}
+limit(Int32(RLIMIT_AS.rawValue), 1 << 30)
+limit(Int32(RLIMIT_CPU.rawValue), 10)
+
+let path = arguments[1]
+guard let file = fopen(path, "rb") else {
+    emit(SceneReadResult(error: SceneSyntaxError(at: nil, "cannot be read: \(String(cString: strerror(errno)))")), status: 66)
+}
+var bytes: [UInt8] = []
+var chunk = [UInt8](repeating: 0, count: 65536)
+while true {
+    let n = fread(&chunk, 1, chunk.count, file)
+    if n == 0 { break }
+    bytes += chunk[0..<n]
+    if bytes.count > SceneFileLimits.maximumFileBytes {
+        emit(SceneReadResult(error: SceneSyntaxError(at: nil, "the file is larger than \(SceneFileLimits.maximumFileBytes) bytes")), status: 65)
+    }
+}
+fclose(file)
+guard let text = String(validating: bytes, as: UTF8.self) else {
+    emit(SceneReadResult(error: SceneSyntaxError(at: nil, "the file is not UTF-8 text")), status: 65)
+}
+switch YAMLSceneReader.read(text) {
+case .success(let node): emit(SceneReadResult(node: node), status: 0)
+case .failure(let error): emit(SceneReadResult(error: error), status: 65)
+}
