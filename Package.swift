@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "Lamina", targets: ["Lamina"]),
         .library(name: "LaminaScenes", targets: ["LaminaScenes"]),
         .library(name: "LaminaBenchmarks", targets: ["LaminaBenchmarks"]),
+        // The scene files' YAML reader in-process (links Yams and so full Foundation): for
+        // tools and the fuzzer; the daemon runs it as the `lamina-scene` helper instead.
+        .library(name: "LaminaSceneYAML", targets: ["LaminaSceneYAML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -14,11 +14,13 @@ let package = Package(
             .product(name: "Lamina", package: "Lamina"),
             .product(name: "LaminaScenes", package: "Lamina"),
             .product(name: "LaminaBenchmarks", package: "Lamina"),
+            .product(name: "LaminaSceneYAML", package: "Lamina"),
         ]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzTouchScript", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzSVGPath", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzWorkload", dependencies: ["FuzzSupport"], swiftSettings: harness),
+        .executableTarget(name: "FuzzSceneFile", dependencies: ["FuzzSupport"], swiftSettings: harness),
     ]
 )

@@ -9,3 +9,4 @@
 @_exported import LaminaLayers
 @_exported import LaminaRaster
 @_exported import LaminaSystem
+@_exported import LaminaSceneSyntax

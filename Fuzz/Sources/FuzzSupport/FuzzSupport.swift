@@ -7,6 +7,7 @@ import Glibc
 @_exported import LaminaInput
 @_exported import LaminaRaster
 @_exported import LaminaScenes
+@_exported import LaminaSceneYAML
 
 /// What every harness shares: the input as text or as a file (for readers that take a
 /// path), written once per process into a private temporary directory.
