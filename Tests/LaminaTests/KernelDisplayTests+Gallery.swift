@@ -115,4 +115,38 @@ extension KernelDisplayTests {
             #expect(Self.pixel(at: tile, in: try rig.frame()) != before, "\(rig.log.lines)")
         }
     }
+
+    @Test("the gallery's scene files on vkms: read by the lamina-scene helper, their gestures made on a uinput touchscreen change the frame")
+    func sceneFilesUnderTouch() throws {
+        let screen = try UInputTouchscreen(width: 1024, height: 768)
+        defer { screen.destroy() }
+        let scenes = GalleryTests.repository + "/configs/scenes/"
+
+        do {   // property-animator.yaml: a held drag moves the circle and its animator runs
+            let document = try SceneFiles.load(path: scenes + "property-animator.yaml")
+            let rig = try GalleryRig(FileScene.self, settings: FileScene.Settings(document: document))
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let rest = try rig.frame()
+            let circle = try #require(rig.scene.layer(named: "circle"))
+            let center = circle.position
+            rig.drag(screen, from: center, by: Point(x: -150, y: 60), lift: false)
+            rig.run(0.5)
+            #expect(circle.position.distance(to: center) > 100, "\(rig.log.lines)")
+            #expect(Self.pixel(at: circle, in: try rig.frame()) != Self.pixel(at: circle, in: rest))
+            screen.up()
+            rig.run(0.1)
+        }
+        do {   // spinner.yaml: a drag up stands the stacks up to face the viewer
+            let document = try SceneFiles.load(path: scenes + "spinner.yaml")
+            let rig = try GalleryRig(FileScene.self, settings: FileScene.Settings(document: document))
+            defer { rig.display.close() }
+            rig.run(0.5)
+            let before = try rig.frame()
+            rig.drag(screen, from: Point(x: 300, y: 500), by: Point(x: 0, y: -180))
+            rig.run(1.0)
+            #expect(rig.scene.currentState == "facing", "\(rig.log.lines)")
+            #expect(Pixels.differing(try rig.frame(), before) > 1000)
+        }
+    }
 }
