@@ -100,4 +100,28 @@ struct SceneFileReloadTests {
         try "lamina: 1\nlayers:\n  - {kind: blob}\n".write(toFile: folder + "/panel.yaml", atomically: false, encoding: .utf8)
         #expect(check("[run]\nscene = \"panel.yaml\"\n")?.contains("panel.yaml:3:12: layers[0].kind: 'blob' is not one of") == true)
     }
+
+    @Test("the daemon with --scene FILE: an edit reloads it (STATUS), SIGHUP keeps the command line's scene file, a broken edit is rejected, SIGTERM ends cleanly")
+    func daemonProcess() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scene = folder + "/panel.yaml", config = folder + "/lamina.toml"
+        try Self.scene(box: "#0000FF").write(toFile: scene, atomically: false, encoding: .utf8)
+        try "[display]\nbackend = \"dummy\"\nconsole = \"none\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let listener = try NotifySocketListener()
+        let daemon = try ChildProcess(CommandLineTests.executable.path,
+                                      ["run", "--config", config, "--scene", scene, "--exit-after", "30"],
+                                      environment: ["NOTIFY_SOCKET": listener.path])
+        #expect(listener.wait(for: "READY=1", limit: 20))
+        try renameOver(scene, Self.scene(box: "#00FF00"))
+        let edited = listener.wait(for: "STATUS=scene file reloaded: \(scene)", limit: 10)
+        daemon.signal(SIGHUP)
+        let reloaded = listener.wait(for: "STATUS=reloaded \(config): scene \(scene)", limit: 10)
+        try renameOver(scene, "lamina: 1\nlayers: [{kind: blob}]\n")
+        let rejected = listener.wait(for: "STATUS=scene file edit rejected: \(scene):2:17: layers[0].kind", limit: 10)
+        daemon.signal(SIGTERM)
+        let result = daemon.finish()
+        #expect(edited && reloaded && rejected, "\(result.stderr)")
+        #expect(result.status == 0 && result.stderr.contains("stopped (signal)"), "\(result.stderr)")
+    }
 }

@@ -68,6 +68,7 @@ extension SceneFileCompiler {
             let written = try values.string(n, fields.path("name"), maxLength: 64)
             guard Self.isName(written) else { throw fields.error(n, "name", Self.nameRule) }
             let full = namePrefix + written
+            guard full != "root" else { throw fields.error(n, "name", "'root' is the screen's own layer (gestures may name it)") }
             guard layerKinds[full] == nil else { throw fields.error(n, "name", "two layers are named '\(full)'") }
             layerKinds[full] = kind
             name = full

@@ -140,8 +140,8 @@ struct SceneFileCompiler {
                 let p = try SceneFields(parameters, path: t.path("parameters"), file: file)
                 for key in p.keys where !Self.isName(key) { throw p.error(p.keyNode(key)!, key, Self.nameRule) }
             }
+            guard body.entries != nil else { throw t.error(body, "layer", "a template's layer is a mapping of keys") }
             try t.rejectUnknown(known: ["layer", "parameters"])
-            _ = body
             templates[name] = value
         }
     }
