@@ -55,7 +55,7 @@ let package = Package(
         // monotonic clock and names error numbers.
         .target(
             name: "LaminaSystem",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
         // Pixel buffers and scanout conversion: all a display needs of pixels, without the
         // rasterizer's FreeType and libpng.
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),

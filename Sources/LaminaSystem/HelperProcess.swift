@@ -26,35 +26,10 @@ public enum HelperProcess {
     /// `/dev/null`. Throws when the program cannot be started.
     public static func run(_ executable: String, _ arguments: [String], outputLimit: Int,
                            timeout: Double) throws(Errno) -> Outcome {
-        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0 else { throw Errno(rawValue: errno) }
-        guard pipe(&errPipe) == 0 else {
-            let e = errno
-            close(outPipe[0]); close(outPipe[1])
-            throw Errno(rawValue: e)
-        }
-        // Closed on exec: the child gets them only as its 1 and 2 (dup2 clears the flag).
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        var cArgs = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, &cArgs, environ)
-        close(outPipe[1])
-        close(errPipe[1])
-        guard status == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            throw Errno(rawValue: status)
-        }
+        let child = try SpawnedProcess(executable, arguments)
         var outcome = Outcome(status: 0, output: [], errorOutput: [], exceededLimits: false)
-        var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: child.errorOutput, events: Int16(POLLIN), revents: 0)]
         let clock = SystemClock()
         let deadline = clock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -82,10 +57,8 @@ public enum HelperProcess {
             if outcome.exceededLimits { break }
         }
         for fd in fds where fd.fd >= 0 { close(fd.fd) }
-        if outcome.exceededLimits { kill(child, SIGKILL) }
-        var wait: Int32 = 0
-        while waitpid(child, &wait, 0) < 0 && errno == EINTR {}
-        outcome.status = (wait & 0x7F) == 0 ? (wait >> 8) & 0xFF : 128 + (wait & 0x7F)
+        if outcome.exceededLimits { child.signal(SIGKILL) }
+        outcome.status = child.wait()
         return outcome
     }
 

@@ -20,7 +20,9 @@ struct RunCommand: ParsableCommand {
             exists. On the dummy backend the run ends once the touch script is done and \
             everything has settled, unless --exit-after is given. A bad config or touch script \
             exits with status 78; no usable display backend exits with 69. Scenes: \
-            \(Gallery.registry.sceneNames.joined(separator: ", ")) (--list-scenes says what each shows).
+            \(Gallery.registry.sceneNames.joined(separator: ", ")) (--list-scenes says what each shows); \
+            or a scene file, --scene FILE.yaml (docs/scene-files.md; configs/scenes has two), \
+            shown again each time it is saved.
             """)
 
     @OptionGroup var options: RunOptions
@@ -41,6 +43,7 @@ struct ScenesCommand: ParsableCommand {
         let scenes = Gallery.registry.scenes
         let width = scenes.map { $0.name.count }.max() ?? 0
         for scene in scenes { print(scene.name.padded(to: width) + "  " + scene.summary) }
+        print("A scene file runs with --scene FILE.yaml (docs/scene-files.md; configs/scenes/*.yaml are two of these as files).")
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Lamina
+import LaminaScenes
 import Testing
 
 /// The `lamina` binary end to end: exit statuses and messages a user sees.
@@ -40,6 +42,27 @@ struct CommandLineTests {
     func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let result = try launch(arguments, capturing: false)
         return (result.status, result.text)
+    }
+
+    @Test("lamina scenes lists every built-in scene with its line, and says how a scene file runs")
+    func scenesCommand() throws {
+        let result = try launch(["scenes"], capturing: true)
+        #expect(result.status == 0)
+        let lines = result.text.split(separator: "\n")
+        for scene in Gallery.registry.scenes {
+            #expect(lines.contains { $0.hasPrefix(scene.name + " ") && $0.hasSuffix(scene.summary) }, "\(scene.name)")
+        }
+        #expect(result.text.contains("--scene FILE.yaml"))
+    }
+
+    @Test("--scene with a scene file that does not check out exits 78 with file:line:column")
+    func badSceneFile() throws {
+        let path = NSTemporaryDirectory() + "lamina-cli-\(UUID().uuidString.prefix(8)).yaml"
+        try "lamina: 1\nlayers:\n  - {opacity: lots}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let result = try run(["run", "--scene", path, "--backend", "dummy"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("\(path):3:15: layers[0].opacity: 'lots' is not a number"), "\(result.stderr)")
     }
 
     @Test("a bad config exits 78 naming the file, the line, the field and the reason")

@@ -81,7 +81,6 @@ extension FileScene {
         let done = animator.state == .active ? animator.fractionComplete : 0
         animator.stopAnimation(withoutFinishing: false)
         if animator.state == .stopped { animator.finishAnimation(at: .current) }
-        gestureState.heading[name] = towardState
         let targets = targetValues(of: towardState ? spec.state : currentState)
         animator.addAnimations {
             for (layer, keyPath, value) in targets { layer.setValue(value, forKeyPath: keyPath) }
@@ -101,13 +100,13 @@ extension FileScene {
         switch pan.state {
         case .began:
             if animator.state != .active {
-                // From rest toward the state, or from the state back to rest.
-                let forward = currentState != spec.state
-                let targets = targetValues(of: forward ? spec.state : nil)
+                // Toward the animator's state, or from it back to the file's own values.
+                let ends = (from: currentState, to: currentState != spec.state ? spec.state : nil)
+                let targets = targetValues(of: ends.to)
                 animator.addAnimations {
                     for (layer, keyPath, value) in targets { layer.setValue(value, forKeyPath: keyPath) }
                 }
-                gestureState.heading[name] = forward
+                gestureState.scrubEnds[name] = ends
             }
             animator.pauseAnimation()
             animator.isReversed = false
@@ -123,22 +122,16 @@ extension FileScene {
             animator.isReversed = !finishes
             let remaining = finishes ? 1 - fraction : fraction
             let speed = remaining > 0.001 ? abs(velocity) / remaining : 0
-            var spring = Spring(dampingRatio: 1, duration: spec.duration, initialVelocity: min(speed, 50))
-            spring.allowsOverdamping = false
-            let heading = gestureState.heading[name] ?? true
+            let spring = Spring(dampingRatio: 1, duration: spec.duration, initialVelocity: min(speed, 50))
+            let ends = gestureState.scrubEnds[name] ?? (from: currentState, to: spec.state)
             animator.addCompletion { [unowned self] position in
-                let reachedState = (position == .end) == heading
-                self.settle(inState: reachedState ? spec.state : nil)
+                // Where it came to rest: the end it was heading for, or back where it began.
+                self.currentState = position == .end ? ends.to : ends.from
             }
             animator.continueAnimation(timing: .spring(spring), durationFactor: remaining)
             gestureState.scrubStart[name] = nil
         default:
             break
         }
-    }
-
-    /// Records where a scrubbed animator left the scene.
-    private func settle(inState state: String?) {
-        currentStateAfterAnimator(state)
     }
 }

@@ -32,7 +32,7 @@ public final class FileScene: Scene {
     /// The bindings' current values.
     public private(set) var bindingValues: [String: BindingValue] = [:]
     /// The state the scene is in (nil: the layers as the file wrote them).
-    public private(set) var currentState: String?
+    public internal(set) var currentState: String?
 
     let context: SceneContext
     /// Layers by name (`root` is the scene's root layer).
@@ -54,8 +54,8 @@ public final class FileScene: Scene {
     struct GestureState {
         var dragStart: [ObjectIdentifier: Point] = [:]
         var scrubStart: [String: Double] = [:]
-        /// Whether each animator is heading for its state (true) or back (false).
-        var heading: [String: Bool] = [:]
+        /// Each scrubbed animator's state at the start of its run and the one it runs to.
+        var scrubEnds: [String: (from: String?, to: String?)] = [:]
     }
 
     public init(context: SceneContext, settings: Settings) throws {
@@ -186,11 +186,6 @@ public final class FileScene: Scene {
         return values.sorted { ($0.key.layer, $0.key.keyPath) < ($1.key.layer, $1.key.keyPath) }.compactMap { id, value in
             layers[id.layer].map { ($0, id.keyPath, value) }
         }
-    }
-
-    /// Notes the state a property animator finished in.
-    func currentStateAfterAnimator(_ state: String?) {
-        currentState = state
     }
 
     private func apply(state: String?) {

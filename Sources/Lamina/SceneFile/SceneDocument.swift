@@ -172,8 +172,8 @@ enum AnimationSpec {
     case single(BasicAnimation)
     case group(AnimationGroup)
 
-    /// The same animation with its begin time moved by `offset` (begin times in a file are
-    /// relative to when the animation starts).
+    /// The same animation started at media time `now`: a begin time in a file counts from
+    /// when the animation starts (0 stays 0, Core Animation's "now" at commit).
     func starting(at now: Double) -> AnimationSpec {
         switch self {
         case .single(var a):

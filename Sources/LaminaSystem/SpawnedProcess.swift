@@ -1,0 +1,71 @@
+import CLinux
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`: standard input from `/dev/null`, standard
+/// output and standard error on pipes whose read ends the parent holds (closed on exec, so
+/// no other child inherits them). The one place a process is started (the scene files'
+/// helper; the tests' child processes).
+public struct SpawnedProcess: Sendable {
+    /// The child's process id.
+    public let pid: pid_t
+    /// The read end of the child's standard output.
+    public let output: Int32
+    /// The read end of the child's standard error.
+    public let errorOutput: Int32
+
+    /// Starts `executable` with `arguments`, with `environment` (`KEY=VALUE` entries; nil
+    /// passes this process's own) in `directory` (nil: this process's). Throws when it
+    /// cannot be started.
+    public init(_ executable: String, _ arguments: [String], environment: [String]? = nil,
+                directory: String? = nil) throws(Errno) {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0 else { throw Errno(rawValue: errno) }
+        guard pipe(&errPipe) == 0 else {
+            let e = errno
+            close(outPipe[0]); close(outPipe[1])
+            throw Errno(rawValue: e)
+        }
+        // Closed on exec: the child gets them only as its 1 and 2 (dup2 clears the flag).
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        if let directory { lamina_spawn_addchdir(&actions, directory) }
+        var cArgs = ([executable] + arguments).map { strdup($0) } + [nil]
+        var cEnv = (environment ?? []).map { strdup($0) } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        var child: pid_t = 0
+        let status = environment == nil
+            ? posix_spawn(&child, executable, &actions, nil, &cArgs, environ)
+            : posix_spawn(&child, executable, &actions, nil, &cArgs, &cEnv)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard status == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw Errno(rawValue: status)
+        }
+        pid = child
+        output = outPipe[0]
+        errorOutput = errPipe[0]
+    }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    /// Waits for the child to end (the caller has closed or drained the pipes): its exit
+    /// status, or 128 + the signal that ended it.
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}
