@@ -18,6 +18,21 @@ static inline int lamina_spawn_addchdir(posix_spawn_file_actions_t *actions, con
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
 
+/// accept4 and SO_PEERCRED's struct ucred, GNU extensions Swift's Glibc module leaves out.
+#include <sys/socket.h>
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+struct lamina_ucred { int pid; unsigned int uid; unsigned int gid; };
+static inline int lamina_accept_nonblocking(int fd) {
+    return accept4(fd, 0, 0, 04000 /* SOCK_NONBLOCK */ | 02000000 /* SOCK_CLOEXEC */);
+}
+static inline int lamina_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
+    struct lamina_ucred credentials;
+    socklen_t length = sizeof credentials;
+    int status = getsockopt(fd, SOL_SOCKET, 17 /* SO_PEERCRED */, &credentials, &length);
+    if (status == 0) { *pid = credentials.pid; *uid = credentials.uid; *gid = credentials.gid; }
+    return status;
+}
+
 /// ioctl with an integer argument (Swift cannot call the variadic form with a value).
 static inline int lamina_ioctl_value(int fd, unsigned long request, unsigned long value) {
     return ioctl(fd, request, value);

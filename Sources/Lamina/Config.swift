@@ -68,6 +68,24 @@ public struct LaminaConfig {
     public var sceneFile: String?
     /// `[bindings]`: values for the scene file's bindings, replacing the file's own.
     public var bindings: SettingsTable?
+    /// `[control] socket`: the control socket's path (`docs/control.md`); `auto` (the
+    /// default) is `$RUNTIME_DIRECTORY/control` under systemd (`RuntimeDirectory=lamina`:
+    /// `/run/lamina/control`) and none elsewhere; `none` turns it off.
+    public var controlSocket = "auto"
+    /// `[control] group`: the group whose members may use the socket besides root and the
+    /// daemon's own user (`lamina`; a group that does not exist leaves only those two).
+    public var controlGroup = "lamina"
+
+    /// The control socket's path for this run, given the environment: nil when off.
+    public func controlSocketPath(environment: [String: String]) -> String? {
+        switch controlSocket {
+        case "none", "": return nil
+        case "auto":
+            guard let folder = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !folder.isEmpty else { return nil }
+            return Paths.joined(String(folder), "control")
+        default: return controlSocket
+        }
+    }
     /// A touch script to replay (resolved against the config file's directory).
     public var touchScript: String?
 
@@ -244,6 +262,15 @@ public struct LaminaConfig {
                 try table.rejectUnknownKeys()
             case "bindings":
                 config.bindings = table
+            case "control":
+                let socket = try table.string("socket", default: config.controlSocket, maxLength: UnixSocket.maximumPathLength)
+                guard ["auto", "none", ""].contains(socket) || socket.hasPrefix("/") else {
+                    throw ConfigError(file: path, field: "control.socket", line: entries["socket"]?.line,
+                                      reason: "'\(Escaped(socket))' is not auto, none or an absolute path")
+                }
+                config.controlSocket = socket
+                config.controlGroup = try table.string("group", default: config.controlGroup, maxLength: 64)
+                try table.rejectUnknownKeys()
             case "":
                 if let key = entries.keys.sorted().first {
                     throw ConfigError(file: path, field: key, line: entries[key]?.line,
@@ -252,7 +279,7 @@ public struct LaminaConfig {
             default:
                 guard let scene = sceneTableNames[name] else {
                     throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
-                                      reason: "unknown table (known: display, input, run, bindings, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                                      reason: "unknown table (known: display, input, run, bindings, control, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
                 }
                 config.sceneTables[scene] = table
             }

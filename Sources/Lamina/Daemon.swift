@@ -121,8 +121,10 @@ public enum Daemon {
         } catch {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             runtime.notifier?.notify("STATUS=reload rejected: \(error)")
+            runtime.lastReloadRejection = "\(error)"
             return running
         }
+        runtime.lastReloadRejection = nil
         // What needs a restart stays as it runs now, so the next reload compares with it.
         var deferred: [String] = []
         func keep<T: Equatable>(_ key: String, _ field: WritableKeyPath<LaminaConfig, T>) {
@@ -302,16 +304,52 @@ public enum Daemon {
         var vtSwitching: VTSwitching?
         defer { vtSwitching?.restore() }
         runtime.watchStopSignals()                             // on a virtual clock too: a stop is a clean stop
+        var running = config
+        var keepsScene = options.scene != nil
         if let path = config.path {
-            var running = config
             runtime.onReload = { [unowned runtime] in
                 running = reload(path: path, running: running, runtime: runtime, catalog: catalog,
-                                 keepsScene: options.scene != nil, logger: logger)
+                                 keepsScene: keepsScene, logger: logger)
             }
         } else if config.sceneFile != nil {
             // No config file: SIGHUP reads the scene file again.
-            runtime.onReload = { [unowned runtime] in reloadSceneFile(config, runtime: runtime, logger: logger) }
+            runtime.onReload = { [unowned runtime] in reloadSceneFile(running, runtime: runtime, logger: logger) }
         }
+        // The control socket's switch-scene: like --scene, it stays the scene across reloads.
+        runtime.onSwitchScene = { [unowned runtime] name in
+            var next = running
+            if SceneFiles.isFile(name) {
+                let folder = config.path.map(Paths.directory(of:)) ?? ""
+                next.sceneFile = name.hasPrefix("/") || folder.isEmpty ? name : Paths.joined(folder, name)
+                next.scene = FileScene.name
+            } else {
+                guard catalog.sceneNames.contains(name) else {
+                    return "'\(Escaped(name))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", "))); a scene file ends in .yaml"
+                }
+                next.scene = name
+                next.sceneFile = nil
+            }
+            do {
+                try installScene(next, catalog: catalog, in: runtime)
+            } catch {
+                return "\(error)"
+            }
+            watchSceneFile(next, runtime: runtime, logger: logger)
+            running = next
+            keepsScene = true
+            logger.notice("scene switched to \(next.sceneDescription) over the control socket")
+            return nil
+        }
+        if let socket = config.controlSocketPath(environment: ProcessInfo.processInfo.environment) {
+            let group = UnixSocket.groupID(named: config.controlGroup)
+            if group == nil { logger.info("control socket: no group '\(config.controlGroup)': only root and this user may connect") }
+            do {
+                try runtime.openControlSocket(path: socket, group: group)
+            } catch {
+                logger.warning("no control socket at \(socket): \(error)")
+            }
+        }
+        defer { runtime.closeControlSocket() }
         if runtime.loop.isRealTime {
             vtSwitching = console.flatMap { takeVTSwitching(path: $0.path, logger: logger) }
             runtime.vtSwitch = vtSwitching

@@ -11,35 +11,47 @@ extension Runtime {
     /// a flip is in flight, whose event wakes the loop anyway).
     var blankDueAt: Double? {
         guard !display.isBlanked, !isOutputPaused, !display.isFlipPending else { return nil }
-        return blanking.dueAt
+        return blankRequested ? clock.now : blanking.dueAt
     }
 
     /// Blanks the panel when the idle time is up and no flip is in flight.
     func blankIfIdle(now: Double) {
         guard let due = blankDueAt, now >= due else { return }
+        if blankRequested {
+            blankRequested = false
+            blankNow(reason: "over the control socket", status: "control socket")
+            return
+        }
+        blankNow(reason: "after \(String(cFormat: "%g", blankAfter ?? 0)) s without a touch", status: "idle")
+    }
+
+    /// Turns the panel off (DPMS) until a touch or `wakeNow`; false when the device refused
+    /// (then idle blanking tries again after another idle period).
+    @discardableResult
+    func blankNow(reason: String, status: String) -> Bool {
+        let now = clock.now
         do {
             try timedDeviceCall("turning the panel off") { () throws(KMSError) in try display.blank() }
         } catch {
             logger.warning("cannot blank the display: \(error); trying again after another idle period")
             blanking.lastInput = now
-            return
+            return false
         }
         workDone = true
         scheduler.forgetScheduledOutput()
         blanking.blanked(at: now)
-        logger.info("display blanked after \(String(cFormat: "%g", blankAfter ?? 0)) s without a touch")
-        announceStatus("blanked (idle); a touch wakes it")
+        logger.info("display blanked \(reason)")
+        announceStatus("blanked (\(status)); a touch wakes it")
+        publish("display", ["lit": .bool(false)])
+        return true
     }
 
-    /// Passes a touch event on, or takes it to wake the panel: true when the dispatcher
-    /// should get it. A touch going down on a blanked panel wakes it; it and every touch
-    /// down with it are swallowed until all have lifted.
     func admitTouch(_ event: TouchEvent) -> Bool {
         if isSwitchedAway { return false }                          // another VT has the screen
         blanking.lastInput = clock.now
         if display.isBlanked {
             guard case .down = event.kind else { return false }     // stray motion on a dark panel
-            wake()
+            wakeNow(reason: "by a touch (the waking touch is not delivered)")
             blanking.beginWaking()
         }
         return !blanking.swallows(event)
@@ -47,16 +59,20 @@ extension Runtime {
 
     /// Turns the panel on showing the last frame; the next frame (animations moved on while
     /// dark) follows at once.
-    private func wake() {
+    /// Turns the panel back on and repaints; false when the device refused.
+    @discardableResult
+    func wakeNow(reason: String) -> Bool {
         do {
             try timedDeviceCall("turning the panel on") { () throws(KMSError) in try display.unblank() }
         } catch {
             logger.warning("cannot turn the display back on: \(error)")
-            return
+            return false
         }
         blanking.woke(at: clock.now)
-        logger.info("display woken by a touch (the waking touch is not delivered)")
+        logger.info("display woken \(reason)")
         announceStatus(showingStatus)
         tree.setNeedsCommit()
+        publish("display", ["lit": .bool(true)])
+        return true
     }
 }

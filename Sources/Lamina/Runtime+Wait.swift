@@ -22,10 +22,17 @@ extension Runtime {
         descriptors += touchSources.compactMap(\.eventDescriptor)
         if let signals { descriptors.append(signals.descriptor) }
         if let folder = watchedFolder { descriptors.append(folder.watcher.descriptor) }
-        let wake = loop.wait(until: next, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
+        var deadline = next
+        if let control {
+            descriptors += control.descriptors
+            // A reply the socket would not take yet: try again soon (the loop polls for input only).
+            if control.hasPendingOutput && loop.isRealTime { deadline = min(next ?? .infinity, clock.now + 0.02) }
+        }
+        let wake = loop.wait(until: deadline, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
         handleSignals()
         handleFolderChanges()
+        handleControl()
         return wake
     }
 

@@ -66,6 +66,14 @@ public final class Runtime {
     public var textInputHandler: ((TextInput) -> Void)?
     /// Called on SIGHUP (when signals are watched): the daemon reloads its configuration.
     public var onReload: (() -> Void)?
+    /// Why the last configuration reload was rejected (nil: it was applied), for the control
+    /// socket's `reload` reply.
+    public var lastReloadRejection: String?
+    /// Called by the control socket's `switch-scene` with a scene name or scene file; returns
+    /// why it could not switch, or nil. Set by the daemon.
+    public var onSwitchScene: ((String) -> String?)?
+    /// The control socket, when one is open (`openControlSocket(path:)`).
+    public internal(set) var control: ControlServer?
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 
@@ -127,6 +135,8 @@ public final class Runtime {
 
     /// Idle blanking's state (Runtime+Power.swift).
     var blanking: IdleBlanking
+    /// The control socket asked for the panel off while a flip was pending: done once it lands.
+    var blankRequested = false
     /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
     /// touch; nil never blanks (the default: display-input.md §10).
     public var blankAfter: Double? {

@@ -61,3 +61,19 @@ extension Paths {
         access(path, X_OK) == 0 && isDirectory(path) == false
     }
 }
+
+extension Paths {
+    /// Removes the file at `path` (`unlink`); false when nothing was removed.
+    @discardableResult
+    public static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+}
+
+extension Paths {
+    /// Sets the permission bits of `path` (`chmod`); false when that failed.
+    @discardableResult
+    public static func setPermissions(_ path: String, _ mode: UInt32) -> Bool {
+        chmod(path, mode_t(mode)) == 0
+    }
+}

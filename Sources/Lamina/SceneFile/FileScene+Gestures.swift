@@ -5,24 +5,27 @@ extension FileScene {
         switch gesture.recognizer {
         case .tap(let count):
             let tap = TapGestureRecognizer { [unowned self] tap in
-                if tap.state == .recognized { self.perform(gesture.action) }
+                if tap.state == .recognized { self.perform(gesture.action, gesture) }
             }
             tap.numberOfTapsRequired = count
             context.addGestureRecognizer(tap, to: layer)
         case .longPress(let duration):
             let press = LongPressGestureRecognizer { [unowned self] press in
-                if press.state == .began { self.perform(gesture.action) }
+                if press.state == .began { self.perform(gesture.action, gesture) }
             }
             press.minimumPressDuration = duration
             context.addGestureRecognizer(press, to: layer)
         case .swipe(let direction):
             let swipe = SwipeGestureRecognizer { [unowned self] swipe in
-                if swipe.state == .recognized { self.perform(gesture.action) }
+                if swipe.state == .recognized { self.perform(gesture.action, gesture) }
             }
             swipe.direction = direction
             context.addGestureRecognizer(swipe, to: layer)
         case .pan(let drag, let animator, let mode):
             context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in
+                if pan.state == .began {
+                    self.context.runtime.publish("gesture", ["gesture": .string("pan"), "layer": .string(gesture.layer)])
+                }
                 if drag { self.drag(layer, pan) }
                 guard let animator else { return }
                 switch mode {
@@ -33,7 +36,8 @@ extension FileScene {
         }
     }
 
-    private func perform(_ action: GestureAction?) {
+    private func perform(_ action: GestureAction?, _ gesture: GestureSpec) {
+        context.runtime.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)])
         switch action {
         case .goTo(let state)?: go(toState: state)
         case .toggle(let a, let b)?: go(toState: currentState == a ? b : a)

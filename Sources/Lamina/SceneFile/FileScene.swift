@@ -32,7 +32,13 @@ public final class FileScene: Scene {
     /// The bindings' current values.
     public private(set) var bindingValues: [String: BindingValue] = [:]
     /// The state the scene is in (nil: the layers as the file wrote them).
-    public internal(set) var currentState: String?
+    public internal(set) var currentState: String? {
+        didSet {
+            if currentState != oldValue {
+                context.runtime.publish("state", ["state": currentState.map(ControlValue.string) ?? .null])
+            }
+        }
+    }
 
     let context: SceneContext
     /// Layers by name (`root` is the scene's root layer).

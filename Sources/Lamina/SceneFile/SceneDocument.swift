@@ -230,4 +230,14 @@ struct GestureSpec {
     var recognizer: Recognizer
     var action: GestureAction?
     var elementPath: String
+
+    /// The recognizer's name as the file writes it (`tap`, `longPress`, `swipe`, `pan`).
+    var kindName: String {
+        switch recognizer {
+        case .tap: return "tap"
+        case .longPress: return "longPress"
+        case .swipe: return "swipe"
+        case .pan: return "pan"
+        }
+    }
 }

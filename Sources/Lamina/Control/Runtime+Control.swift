@@ -1,0 +1,189 @@
+import FoundationEssentials
+import LaminaRaster
+import LaminaSystem
+import SystemPackage
+
+/// The control socket's commands, carried out between two frames (`docs/control.md`).
+extension Runtime {
+    /// Opens the control socket at `path` (mode 0660; root, this user and `group`'s members
+    /// may connect). A socket left there by an earlier run is replaced.
+    public func openControlSocket(path: String, group: UInt32? = nil) throws(Errno) {
+        control = try ControlServer(path: path, group: group, logger: logger)
+        logger.info("control socket \(path) (protocol \(ControlServer.protocolVersion))")
+    }
+
+    /// Closes the control socket and removes its file.
+    public func closeControlSocket() {
+        control = nil
+    }
+
+    /// Answers what clients sent.
+    func handleControl() {
+        guard let control else { return }
+        control.service { request, subscribe in self.respond(to: request, subscribe: subscribe) }
+    }
+
+    /// Sends an event (`state`, `gesture`, `display`, `scene`) to the clients subscribed to it.
+    func publish(_ kind: String, _ fields: [String: ControlValue]) {
+        control?.publish(kind, fields)
+    }
+
+    /// The commands and the fields each takes besides `command` and `id`.
+    static let controlCommands: [String: [String]] = [
+        "version": [], "stats": [], "get-bindings": [], "reload": [], "blank": [], "unblank": [],
+        "set-binding": ["name", "value"], "go-to-state": ["state"], "switch-scene": ["scene"],
+        "screenshot": ["path"], "subscribe": ["events"], "set-brightness": ["level"],
+    ]
+
+    static let eventKinds: Set<String> = ["state", "gesture", "display", "scene", "all"]
+
+    private func failure(_ reason: String) -> ControlValue {
+        .object(["ok": .bool(false), "error": .string(reason)])
+    }
+
+    private func success(_ fields: [String: ControlValue] = [:]) -> ControlValue {
+        var reply = fields
+        reply["ok"] = .bool(true)
+        return .object(reply)
+    }
+
+    func respond(to request: [String: ControlValue], subscribe: (Set<String>) -> Void) -> ControlValue {
+        guard let command = request["command"]?.string else {
+            return failure("a request names its `command` (one of \(Self.controlCommands.keys.sorted().joined(separator: ", ")))")
+        }
+        guard let allowed = Self.controlCommands[command] else {
+            return failure("unknown command '\(Escaped(command))' (known: \(Self.controlCommands.keys.sorted().joined(separator: ", ")))")
+        }
+        if let extra = request.keys.sorted().first(where: { $0 != "command" && $0 != "id" && !allowed.contains($0) }) {
+            return failure("\(command) takes no field '\(Escaped(extra))'\(allowed.isEmpty ? "" : " (fields: \(allowed.joined(separator: ", ")))")")
+        }
+        switch command {
+        case "version":
+            return success(["protocol": .number(Double(ControlServer.protocolVersion)), "program": .string("lamina")])
+        case "stats":
+            guard let data = try? stats.json(), let value = try? ControlValue.parse(data) else { return failure("stats unavailable") }
+            return success(["stats": value])
+        case "get-bindings":
+            guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no bindings") }
+            var values: [String: ControlValue] = [:]
+            for (name, value) in scene.bindingValues {
+                switch value {
+                case .number(let n): values[name] = .number(n)
+                case .string(let s): values[name] = .string(s)
+                case .color(let c): values[name] = .string(c.hexString)
+                }
+            }
+            return success(["bindings": .object(values), "state": scene.currentState.map(ControlValue.string) ?? .null])
+        case "set-binding":
+            return setBinding(request)
+        case "go-to-state":
+            guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no states") }
+            guard let state = request["state"]?.string else { return failure("go-to-state needs `state`, a string") }
+            guard scene.document.stateNames.contains(state) else {
+                return failure("no state '\(Escaped(state))' (states: \(scene.document.stateNames.joined(separator: ", ")))")
+            }
+            scene.go(toState: state)
+            return success(["state": .string(state)])
+        case "switch-scene":
+            guard let name = request["scene"]?.string, !name.isEmpty, name.utf8.count <= 4096 else {
+                return failure("switch-scene needs `scene`, a scene's name or a scene file's path")
+            }
+            guard let onSwitchScene else { return failure("this runtime cannot switch scenes") }
+            if let error = onSwitchScene(name) { return failure(error) }
+            publish("scene", ["scene": .string(name)])
+            return success(["scene": .string(name)])
+        case "reload":
+            guard let onReload else { return failure("no configuration file to reload") }
+            onReload()
+            if let rejection = lastReloadRejection { return failure("reload rejected: \(rejection)") }
+            return success()
+        case "blank", "unblank":
+            return setBlanked(command == "blank")
+        case "screenshot":
+            return screenshot(request["path"])
+        case "subscribe":
+            guard case .array(let items)? = request["events"] else {
+                return failure("subscribe needs `events`, a list of: \(Self.eventKinds.sorted().joined(separator: ", "))")
+            }
+            var kinds: Set<String> = []
+            for item in items {
+                guard let kind = item.string, Self.eventKinds.contains(kind) else {
+                    return failure("'\(Escaped(item.description))' is not an event (events: \(Self.eventKinds.sorted().joined(separator: ", ")))")
+                }
+                kinds.insert(kind)
+            }
+            subscribe(kinds)
+            return success(["events": .array(kinds.sorted().map(ControlValue.string))])
+        case "set-brightness":
+            return failure("no backlight is configured")
+        default:
+            return failure("unknown command '\(Escaped(command))'")
+        }
+    }
+
+    private func setBinding(_ request: [String: ControlValue]) -> ControlValue {
+        guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no bindings") }
+        guard let name = request["name"]?.string else { return failure("set-binding needs `name`, a string") }
+        guard let current = scene.bindingValues[name] else {
+            return failure("no binding '\(Escaped(name))' (bindings: \(scene.bindingValues.keys.sorted().joined(separator: ", ")))")
+        }
+        let value: BindingValue
+        switch (current, request["value"]) {
+        case (.number, .number(let n)?):
+            guard n.isFinite, abs(n) <= 1e7 else { return failure("'\(name)' takes a number within ±10⁷") }
+            value = .number(n)
+        case (.string, .string(let s)?):
+            guard s.utf8.count <= 4096 else { return failure("'\(name)' takes text of at most 4096 bytes") }
+            value = .string(s)
+        case (.color, .string(let s)?):
+            guard let color = try? Color(hex: s) else { return failure("'\(Escaped(s))' is not a colour (#RRGGBB or #RRGGBBAA)") }
+            value = .color(color)
+        default:
+            return failure("'\(name)' is a \(current.kindName) binding: `value` must be \(current.kindName == "number" ? "a number" : current.kindName == "colour" ? "a colour string \"#RRGGBB\"" : "a string")")
+        }
+        do {
+            try scene.setBinding(name, to: value)
+        } catch {
+            return failure(error.reason)
+        }
+        return success(["name": .string(name)])
+    }
+
+    private func setBlanked(_ blanked: Bool) -> ControlValue {
+        if blanked {
+            guard !display.isBlanked else { return success(["lit": .bool(false)]) }
+            guard !display.isFlipPending && !isOutputPaused else {
+                blankRequested = true                      // after the flip in flight lands
+                return success(["lit": .bool(false), "pending": .bool(true)])
+            }
+            guard blankNow(reason: "over the control socket", status: "control socket") else { return failure("the display could not be blanked") }
+        } else {
+            blankRequested = false
+            guard display.isBlanked else { return success(["lit": .bool(true)]) }
+            guard wakeNow(reason: "over the control socket") else { return failure("the display could not be turned on") }
+        }
+        return success(["lit": .bool(!blanked)])
+    }
+
+    /// Writes the picture on the glass — the frame last flipped, as the panel scans it out —
+    /// as a PNG to `path` (a path the daemon may write; default: beside the socket).
+    private func screenshot(_ field: ControlValue?) -> ControlValue {
+        let folder = control.map { Paths.directory(of: $0.path) } ?? "."
+        let path: String
+        switch field {
+        case nil: path = Paths.joined(folder.isEmpty ? "." : folder, "screenshot.png")
+        case .string(let p)?:
+            guard p.hasPrefix("/"), p.utf8.count <= 4096 else { return failure("`path` is an absolute path the daemon can write") }
+            path = p
+        default: return failure("`path` is a string")
+        }
+        do {
+            try display.shadow.writePNG(to: path)
+            Paths.setPermissions(path, 0o640)             // the socket's group may read it (the unit's umask is 077)
+        } catch {
+            return failure("cannot write \(path): \(error)")
+        }
+        return success(["path": .string(path), "width": .number(Double(display.shadow.width)),
+                        "height": .number(Double(display.shadow.height))])
+    }
+}
