@@ -68,6 +68,12 @@ public struct LaminaConfig {
     public var sceneFile: String?
     /// `[bindings]`: values for the scene file's bindings, replacing the file's own.
     public var bindings: SettingsTable?
+    /// `[power] backlight`: `auto` (the preferred device in `/sys/class/backlight` on a real
+    /// display; none on the dummy), `none`, a device's name, or a device folder's absolute path.
+    public var backlight = "auto"
+    /// `[power]`: brightness, dimming after idle and the daily off time.
+    public var power = PowerSettings()
+
     /// `[control] socket`: the control socket's path (`docs/control.md`); `auto` (the
     /// default) is `$RUNTIME_DIRECTORY/control` under systemd (`RuntimeDirectory=lamina`:
     /// `/run/lamina/control`) and none elsewhere; `none` turns it off.
@@ -262,6 +268,22 @@ public struct LaminaConfig {
                 try table.rejectUnknownKeys()
             case "bindings":
                 config.bindings = table
+            case "power":
+                config.backlight = try table.string("backlight", default: config.backlight, maxLength: 4096)
+                config.power.brightness = try table.number("brightness", default: 1, in: 0.05...1)
+                let dimAfter = try table.number("dim_after", default: 0, in: 0...86_400)
+                config.power.dimAfter = dimAfter > 0 ? dimAfter : nil
+                config.power.dimLevel = try table.number("dim_level", default: 0.2, in: 0...1)
+                let schedule = try table.string("schedule_off", default: "", maxLength: 32)
+                if !schedule.isEmpty {
+                    guard let parsed = DailySchedule(schedule) else {
+                        throw ConfigError(file: path, field: "power.schedule_off", line: entries["schedule_off"]?.line,
+                                          reason: "'\(Escaped(schedule))' is not a daily span HH:MM-HH:MM (local time, e.g. 22:00-06:30)")
+                    }
+                    config.power.scheduleOff = parsed
+                }
+                config.power.scheduleTouchWakes = try table.bool("schedule_touch_wakes", default: true)
+                try table.rejectUnknownKeys()
             case "control":
                 let socket = try table.string("socket", default: config.controlSocket, maxLength: UnixSocket.maximumPathLength)
                 guard ["auto", "none", ""].contains(socket) || socket.hasPrefix("/") else {
@@ -279,7 +301,7 @@ public struct LaminaConfig {
             default:
                 guard let scene = sceneTableNames[name] else {
                     throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
-                                      reason: "unknown table (known: display, input, run, bindings, control, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                                      reason: "unknown table (known: display, input, run, power, bindings, control, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
                 }
                 config.sceneTables[scene] = table
             }

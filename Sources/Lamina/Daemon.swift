@@ -154,6 +154,8 @@ public enum Daemon {
         runtime.background = next.background
         runtime.rotation = Runtime.effectiveRotation(configured: next.rotation, panel: runtime.display.connector.panelOrientation)
         runtime.blankAfter = next.blankAfter
+        runtime.power = next.power
+        runtime.setBrightness(next.power.brightness)
         runtime.repaintWindow = next.repaintWindow ?? runtime.loop.isRealTime
         if runtime.keyboard != nil {
             if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
@@ -191,6 +193,25 @@ public enum Daemon {
             return try TouchScript(parsing: text)
         } catch {
             throw ConfigError(file: path, field: "line \(error.line)", line: error.line, reason: error.reason)
+        }
+    }
+
+    /// The backlight `[power] backlight` names: `auto` is the preferred device on a real
+    /// display (none on the dummy, whose host's light is not the kiosk's). A device that
+    /// cannot be used is logged; the display runs without brightness control.
+    static func openBacklight(_ choice: String, onDummy: Bool, logger: Logger) -> Backlight? {
+        do {
+            let light: Backlight?
+            switch choice {
+            case "none": return nil
+            case "auto": light = onDummy ? nil : try Backlight.find()
+            default: light = choice.hasPrefix("/") ? try Backlight(path: choice) : try Backlight.find(name: choice)
+            }
+            if let light { logger.info("backlight \(light.path) (max \(light.maxBrightness))") }
+            return light
+        } catch {
+            logger.warning("no backlight control: \(error)")
+            return nil
         }
     }
 
@@ -283,6 +304,9 @@ public enum Daemon {
         // clock keeps them at the vblank, so its runs do not depend on the host's speed.
         runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
         runtime.blankAfter = config.blankAfter
+        runtime.power = config.power
+        runtime.backlight = openBacklight(config.backlight, onDummy: backend.isDummy, logger: logger)
+        runtime.setBrightness(config.power.brightness)
         runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
         if let panel = display.connector.panelOrientation, panel != .normal {
             logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")

@@ -40,6 +40,8 @@ extension Runtime {
         workDone = true
         scheduler.forgetScheduledOutput()
         blanking.blanked(at: now)
+        setBacklight(0)
+        isDimmed = false
         logger.info("display blanked \(reason)")
         announceStatus("blanked (\(status)); a touch wakes it")
         publish("display", ["lit": .bool(false)])
@@ -51,15 +53,18 @@ extension Runtime {
         blanking.lastInput = clock.now
         if display.isBlanked {
             guard case .down = event.kind else { return false }     // stray motion on a dark panel
+            guard touchMayWake() else { return false }              // the schedule keeps it off
             wakeNow(reason: "by a touch (the waking touch is not delivered)")
             blanking.beginWaking()
+        } else if case .down = event.kind, undimForTouch() {
+            blanking.beginWaking()                                  // the touch that brings the light back
         }
         return !blanking.swallows(event)
     }
 
-    /// Turns the panel on showing the last frame; the next frame (animations moved on while
-    /// dark) follows at once.
-    /// Turns the panel back on and repaints; false when the device refused.
+    /// Turns the panel back on showing the last frame, the light at the brightness in use;
+    /// the next frame (animations moved on while dark) follows at once. False when the device
+    /// refused.
     @discardableResult
     func wakeNow(reason: String) -> Bool {
         do {
@@ -69,6 +74,7 @@ extension Runtime {
             return false
         }
         blanking.woke(at: clock.now)
+        setBacklight(power.brightness)
         logger.info("display woken \(reason)")
         announceStatus(showingStatus)
         tree.setNeedsCommit()

@@ -137,6 +137,19 @@ public final class Runtime {
     var blanking: IdleBlanking
     /// The control socket asked for the panel off while a flip was pending: done once it lands.
     var blankRequested = false
+    /// The panel's backlight (`[power] backlight`), or nil when there is none to drive.
+    public var backlight: Backlight?
+    /// Brightness, dimming and the daily schedule (`[power]`).
+    public var power = PowerSettings()
+    /// The time of day, seconds after local midnight (tests replace it to run a schedule on
+    /// the virtual clock).
+    public var timeOfDay: () -> Double = WallClock.secondsSinceLocalMidnight
+    /// Dimmed after idle (the light at `power.dimLevel`) until a touch.
+    var isDimmed = false
+    /// The panel is off because of the schedule.
+    var isScheduledOff = false
+    /// A touch turned the panel on during the scheduled off time.
+    var scheduleWokenByTouch = false
     /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
     /// touch; nil never blanks (the default: display-input.md §10).
     public var blankAfter: Double? {
@@ -256,6 +269,8 @@ public final class Runtime {
             if let t = display.nextEventTime { candidates.append(t) }
             if let scheduled = scheduler.nextDeadline { candidates.append(scheduled) }
             if let blankDueAt { candidates.append(blankDueAt) }
+            if let dimDueAt { candidates.append(dimDueAt) }
+            if let scheduleDueAt { candidates.append(scheduleDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
             if let check = watchdog.checkTime { candidates.append(check) }
@@ -298,6 +313,7 @@ public final class Runtime {
         if scheduler.takeRetry(now: now), isOutputPaused { resumeOutput() }
         let lastDisplayEvent = handleDisplayEvents()
         blankIfIdle(now: now)
+        applyPower(now: now)
         let vblank = lastDisplayEvent ?? resynchronizeIfWaking()
         commitIfNeeded()
         if let target = scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {

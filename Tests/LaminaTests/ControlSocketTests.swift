@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaDisplay
 import LaminaRaster
 import LaminaScenes
 import LaminaSystem
@@ -141,6 +142,12 @@ struct ControlSocketTests {
         #expect(error(##"{"command": "go-to-state", "state": "gone"}"##).hasPrefix("no state 'gone'"))
         #expect(error(##"{"command": "subscribe", "events": ["weather"]}"##).contains("is not an event"))
         #expect(error(##"{"command": "set-brightness", "level": 0.5}"##) == "no backlight is configured")
+        let sysfs = try BacklightTests.sysfs([("panel", "raw", 100)])
+        defer { try? FileManager.default.removeItem(atPath: sysfs) }
+        rig.runtime.backlight = try Backlight(path: sysfs + "/panel")
+        #expect(error(##"{"command": "set-brightness", "level": 2}"##) == "set-brightness needs `level`, a number from 0 to 1")
+        #expect(ask(rig, client, ##"{"command": "set-brightness", "level": 0.25}"##)["level"] == .number(0.25))
+        #expect(BacklightTests.read(sysfs + "/panel/brightness") == "25")
         // 100 KiB without a newline, then its end: one error, and the next request works.
         client.send(String(repeating: "x", count: 100 * 1024))
         rig.turn()

@@ -115,7 +115,12 @@ extension Runtime {
             subscribe(kinds)
             return success(["events": .array(kinds.sorted().map(ControlValue.string))])
         case "set-brightness":
-            return failure("no backlight is configured")
+            guard backlight != nil else { return failure("no backlight is configured") }
+            guard let level = request["level"]?.number, (0...1).contains(level) else {
+                return failure("set-brightness needs `level`, a number from 0 to 1")
+            }
+            setBrightness(level)
+            return success(["level": .number(power.brightness)])
         default:
             return failure("unknown command '\(Escaped(command))'")
         }
