@@ -73,6 +73,9 @@ public struct LaminaConfig {
     public var backlight = "auto"
     /// `[power]`: brightness, dimming after idle and the daily off time.
     public var power = PowerSettings()
+    /// `[power] screensaver`: the scene shown after `power.screensaverAfter` idle seconds (a
+    /// built-in scene's name or a scene file, resolved against the config's folder); nil none.
+    public var screensaver: String?
 
     /// `[control] socket`: the control socket's path (`docs/control.md`); `auto` (the
     /// default) is `$RUNTIME_DIRECTORY/control` under systemd (`RuntimeDirectory=lamina`:
@@ -283,6 +286,14 @@ public struct LaminaConfig {
                     config.power.scheduleOff = parsed
                 }
                 config.power.scheduleTouchWakes = try table.bool("schedule_touch_wakes", default: true)
+                let saver = try table.string("screensaver", default: "", maxLength: 4096)
+                if SceneFiles.isFile(saver) {
+                    config.screensaver = saver.hasPrefix("/") ? saver : Paths.joined(directory, saver)
+                } else if !saver.isEmpty {
+                    config.screensaver = try table.choice("screensaver", default: "", allowed: sceneNames)
+                }
+                let saverAfter = try table.number("screensaver_after", default: 0, in: 0...86_400)
+                config.power.screensaverAfter = saverAfter > 0 && config.screensaver != nil ? saverAfter : nil
                 try table.rejectUnknownKeys()
             case "control":
                 let socket = try table.string("socket", default: config.controlSocket, maxLength: UnixSocket.maximumPathLength)

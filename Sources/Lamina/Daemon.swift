@@ -94,6 +94,7 @@ public enum Daemon {
     public static func check(path: String, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
         let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
         for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
+        if let saver = config.screensaver, SceneFiles.isFile(saver) { _ = try SceneFiles.load(path: saver) }
         if let file = config.sceneFile {
             _ = try SceneFiles.load(path: file, overrides: config.bindings)
         } else if let bindings = config.bindings, let key = bindings.keys.first {
@@ -363,6 +364,23 @@ public enum Daemon {
             keepsScene = true
             logger.notice("scene switched to \(next.sceneDescription) over the control socket")
             return nil
+        }
+        // The screensaver replaces the scene after idle; a touch brings the scene back, a file
+        // scene's bindings as they were.
+        var savedBindings: [String: BindingValue] = [:]
+        runtime.onScreensaver = { [unowned runtime] show in
+            guard let saver = running.screensaver else { return }
+            var target = running
+            if show {
+                savedBindings = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+                target.sceneFile = SceneFiles.isFile(saver) ? saver : nil
+                target.scene = SceneFiles.isFile(saver) ? FileScene.name : saver
+            }
+            do {
+                try installScene(target, catalog: catalog, keeping: show ? [:] : savedBindings, in: runtime)
+            } catch {
+                logger.error("cannot show \(show ? "the screensaver" : "the scene") \(target.sceneDescription): \(error)")
+            }
         }
         if let socket = config.controlSocketPath(environment: ProcessInfo.processInfo.environment) {
             let group = UnixSocket.groupID(named: config.controlGroup)

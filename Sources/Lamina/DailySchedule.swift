@@ -54,6 +54,8 @@ public struct PowerSettings: Equatable, Sendable {
     /// Whether a touch during the scheduled off time turns the screen on (for a minute
     /// without touches, then off again).
     public var scheduleTouchWakes = true
+    /// Seconds without a touch before the screensaver scene replaces the scene; nil never.
+    public var screensaverAfter: Double?
 
     /// The defaults: full brightness, no dimming, no schedule.
     public init() {}

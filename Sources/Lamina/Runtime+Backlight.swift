@@ -42,8 +42,29 @@ extension Runtime {
         }
     }
 
-    /// Dims after idle and follows the schedule (between flips, like idle blanking).
+    /// When the screensaver scene should replace the scene, or nil.
+    var screensaverDueAt: Double? {
+        guard onScreensaver != nil, !isScreensaverShowing, !display.isBlanked, let after = power.screensaverAfter else { return nil }
+        return blanking.lastInput + after
+    }
+
+    /// Takes the screensaver away on a touch (which it spends); true when it did.
+    func dismissScreensaverForTouch() -> Bool {
+        guard isScreensaverShowing, let onScreensaver else { return false }
+        isScreensaverShowing = false
+        onScreensaver(false)
+        logger.info("screensaver dismissed by a touch (the touch is not delivered)")
+        return true
+    }
+
+    /// Dims after idle, shows the screensaver, and follows the schedule (between flips, like
+    /// idle blanking).
     func applyPower(now: Double) {
+        if let due = screensaverDueAt, now >= due, let onScreensaver {
+            isScreensaverShowing = true
+            onScreensaver(true)
+            logger.info("screensaver after \(String(cFormat: "%g", power.screensaverAfter ?? 0)) s without a touch")
+        }
         if let due = dimDueAt, now >= due {
             isDimmed = true
             setBacklight(power.dimLevel)

@@ -56,8 +56,8 @@ extension Runtime {
             guard touchMayWake() else { return false }              // the schedule keeps it off
             wakeNow(reason: "by a touch (the waking touch is not delivered)")
             blanking.beginWaking()
-        } else if case .down = event.kind, undimForTouch() {
-            blanking.beginWaking()                                  // the touch that brings the light back
+        } else if case .down = event.kind, undimForTouch() || dismissScreensaverForTouch() {
+            blanking.beginWaking()                                  // the touch that brings the light or the scene back
         }
         return !blanking.swallows(event)
     }

@@ -150,6 +150,10 @@ public final class Runtime {
     var isScheduledOff = false
     /// A touch turned the panel on during the scheduled off time.
     var scheduleWokenByTouch = false
+    /// Shows (true) or takes away (false) the screensaver scene; set by the daemon.
+    public var onScreensaver: ((Bool) -> Void)?
+    /// The screensaver scene is showing (until a touch).
+    public internal(set) var isScreensaverShowing = false
     /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
     /// touch; nil never blanks (the default: display-input.md §10).
     public var blankAfter: Double? {
@@ -270,6 +274,7 @@ public final class Runtime {
             if let scheduled = scheduler.nextDeadline { candidates.append(scheduled) }
             if let blankDueAt { candidates.append(blankDueAt) }
             if let dimDueAt { candidates.append(dimDueAt) }
+            if let screensaverDueAt { candidates.append(screensaverDueAt) }
             if let scheduleDueAt { candidates.append(scheduleDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }

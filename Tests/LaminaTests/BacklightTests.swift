@@ -4,6 +4,7 @@ import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
+import LaminaScenes
 import LaminaTestSupport
 import Testing
 
@@ -150,5 +151,40 @@ struct BacklightTests {
         } catch {
             #expect("\(error)".contains("l.toml:3: power.schedule_off"))
         }
+    }
+}
+
+/// The screensaver scene (issue 16): after idle it replaces the scene; a touch brings the
+/// scene back and is not delivered.
+@Suite("Screensaver")
+struct ScreensaverTests {
+    @Test("the daemon shows the screensaver after screensaver_after idle seconds and the scene again on a touch")
+    func screensaver() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "at 5.0 tap 960,540\nat 6.0 end\n".write(toFile: folder + "/demo.touch", atomically: true, encoding: .utf8)
+        try """
+            [display]
+            backend = "dummy"
+            clock = "virtual"
+            console = "none"
+            [run]
+            scene = "property-animator"
+            touch_script = "demo.touch"
+            [power]
+            screensaver = "spinner"
+            screensaver_after = 2
+            """.write(toFile: folder + "/lamina.toml", atomically: true, encoding: .utf8)
+        var options = DaemonOptions()
+        options.configPath = folder + "/lamina.toml"
+        let log = CapturedLog()
+        let summary = try Daemon.run(options, catalog: Gallery.registry, logger: log.logger())
+        #expect(summary.stopReason == .timeLimit)
+        #expect(log.count(containing: "screensaver after 2 s without a touch") == 1, "\(log.lines)")
+        #expect(log.count(containing: "screensaver dismissed by a touch") == 1)
+        var bad = options
+        try "[power]\nscreensaver = \"nothing\"\n".write(toFile: folder + "/bad.toml", atomically: true, encoding: .utf8)
+        bad.configPath = folder + "/bad.toml"
+        #expect(throws: ConfigError.self) { try Daemon.run(bad, catalog: Gallery.registry, logger: log.logger()) }
     }
 }
