@@ -92,18 +92,25 @@ public enum Daemon {
     /// Validates a config file completely without opening any device: every table and key,
     /// the scene's settings and the touch script (`lamina check-config`). Returns the config.
     public static func check(path: String, catalog: SceneRegistry) throws(ConfigError) -> LaminaConfig {
+        try checked(path: path, catalog: catalog).config
+    }
+
+    /// `check`, also returning the scene file the config names as compiled, so a reload shows
+    /// that document rather than running the helper for the file a second time.
+    static func checked(path: String, catalog: SceneRegistry) throws(ConfigError) -> (config: LaminaConfig, document: SceneDocument?) {
         let config = try LaminaConfig.load(path: path, sceneNames: catalog.sceneNames)
         for scene in catalog.sceneNames { try catalog.validate(scene: scene, settings: config.settings(forScene: scene)) }
         if let saver = config.screensaver, SceneFiles.isFile(saver) { _ = try SceneFiles.load(path: saver) }
+        var document: SceneDocument?
         if let file = config.sceneFile {
-            _ = try SceneFiles.load(path: file, overrides: config.bindings)
+            document = try SceneFiles.load(path: file, overrides: config.bindings)
         } else if let bindings = config.bindings, let key = bindings.keys.first {
             throw ConfigError(file: path, field: "bindings.\(key)", reason: "[bindings] set a scene file's bindings, and [run] scene names no scene file")
         }
         // A script path naming `{scene}` must exist for every scene the file could run.
         let scripts = Set(catalog.sceneNames.compactMap { config.touchScript(forScene: $0) })
         for script in scripts.sorted() { _ = try loadTouchScript(path: script) }
-        return config
+        return (config, document)
     }
 
     /// SIGHUP: reads `path` again and applies it to the running daemon between two frames —
@@ -117,8 +124,9 @@ public enum Daemon {
     public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneRegistry,
                               keepsScene: Bool = false, logger: Logger) -> LaminaConfig {
         var next: LaminaConfig
+        var document: SceneDocument?
         do {
-            next = try check(path: path, catalog: catalog)
+            (next, document) = try checked(path: path, catalog: catalog)
         } catch {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             runtime.notifier?.notify("STATUS=reload rejected: \(error)")
@@ -150,6 +158,7 @@ public enum Daemon {
         if keepsScene {
             next.scene = running.scene
             next.sceneFile = running.sceneFile
+            document = nil                                  // not the file the command line named
         }
 
         runtime.background = next.background
@@ -171,7 +180,11 @@ public enum Daemon {
         var kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
         for key in next.bindings?.keys ?? [] { kept[key] = nil }
         do {
-            try installScene(next, catalog: catalog, keeping: kept, in: runtime)
+            if let document {
+                try installFileScene(document, keeping: kept, in: runtime)
+            } else {
+                try installScene(next, catalog: catalog, keeping: kept, in: runtime)
+            }
         } catch {
             logger.error("the reloaded scene could not be built: \(error)")
         }
