@@ -12,19 +12,7 @@ import Testing
 @Suite("Gallery scene files, headless", .serialized)
 struct SceneFileGalleryTests {
     private func sheet(_ file: String) throws -> RGBAImage {
-        let out = NSTemporaryDirectory() + "lamina-scene-file-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        var options = DaemonOptions()
-        options.configPath = GalleryTests.repository + "/configs/lamina.toml"
-        options.backend = .dummy
-        options.clock = .virtual
-        options.scene = GalleryTests.repository + "/configs/scenes/\(file)"
-        options.framesOut = out
-        options.writesEveryFrame = false
-        let summary = try Daemon.run(options, catalog: Gallery.registry, logger: Logger(label: "gallery") { _ in SwiftLogNoOpLogHandler() })
-        #expect(summary.stopReason == .settled || summary.stopReason == .timeLimit)
-        #expect(summary.frames >= 10, "the demo touches must move something")
-        return try RGBAImage.readPNG(from: out + "/contact-sheet.png")
+        try GalleryTests.demoSheet(scene: GalleryTests.repository + "/configs/scenes/\(file)")
     }
 
     @Test("property-animator.yaml's contact sheet is its Swift twin's golden, pixel for pixel")
