@@ -34,6 +34,10 @@ public struct DaemonOptions {
     public var exitAfter: Double?
     /// Write the run's stats as JSON here at exit.
     public var statsJSON: String?
+    /// Run the touch calibration wizard into this session instead of the scene (`lamina
+    /// calibrate`): touches are read through the identity matrix, nothing dims, blanks or
+    /// listens on the control socket, and the run ends when the session has its outcome.
+    public var calibration: CalibrationSession?
 
     /// No overrides: everything as the configuration says.
     public init() {}
@@ -85,6 +89,14 @@ public enum Daemon {
             config.touchScript = nil
         }
         if let script = options.touchScript { config.touchScript = script }
+        if options.calibration != nil {
+            config.calibration = CalibrationMatrix.identity.values
+            config.touchScript = options.touchScript
+            config.blankAfter = nil
+            config.power = PowerSettings()
+            config.screensaver = nil
+            config.controlSocket = "none"
+        }
         if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
         return config
     }
@@ -327,8 +339,12 @@ public enum Daemon {
         }
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
-        try installScene(config, catalog: catalog, in: runtime)
-        watchSceneFile(config, runtime: runtime, logger: logger)
+        if let session = options.calibration {
+            _ = try runtime.install(CalibrationScene.self, settings: CalibrationScene.Settings(session: session))
+        } else {
+            try installScene(config, catalog: catalog, in: runtime)
+            watchSceneFile(config, runtime: runtime, logger: logger)
+        }
         if config.inputSource == "libinput" || (config.inputSource == "auto" && !backend.isDummy) {
             openInput(config, runtime: runtime, logger: logger)
         }
@@ -344,7 +360,9 @@ public enum Daemon {
         runtime.watchStopSignals()                             // on a virtual clock too: a stop is a clean stop
         var running = config
         var keepsScene = options.scene != nil
-        if let path = config.path {
+        if options.calibration != nil {
+            // SIGHUP would install the configured scene over the wizard's.
+        } else if let path = config.path {
             runtime.onReload = { [unowned runtime] in
                 running = reload(path: path, running: running, runtime: runtime, catalog: catalog,
                                  keepsScene: keepsScene, logger: logger)

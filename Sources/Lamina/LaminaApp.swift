@@ -111,7 +111,7 @@ public enum LaminaProgram {
         }
     }
 
-    private static func report(_ label: String, _ message: String, status: Int32) -> Int32 {
+    static func report(_ label: String, _ message: String, status: Int32) -> Int32 {
         StandardError.write("\(label): \(message)\n")
         return status
     }

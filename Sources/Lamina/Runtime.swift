@@ -46,6 +46,8 @@ public final class Runtime {
     /// A folder whose written files are reported (the running scene file's, for live reload).
     var watchedFolder: (watcher: FolderWatcher, changed: (Set<String>) -> Void)?
     var stopRequested = false
+    /// The scene asked the run to end (`SceneContext.finish()`).
+    var finishRequested = false
     /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
     var telemetry: RunTelemetry
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
@@ -246,6 +248,8 @@ public final class Runtime {
         case signal
         /// A virtual clock with nothing left that could ever happen.
         case nothingPending
+        /// The scene ended the run (`SceneContext.finish()`).
+        case finished
     }
 
     /// No flip or vblank is outstanding and no retry is scheduled.
@@ -267,6 +271,7 @@ public final class Runtime {
         }
         while true {
             if stopRequested { return .signal }
+            if finishRequested { return .finished }
             if untilSettled && isSettled { return .settled }
             if let deadline, clock.now >= deadline { return .timeLimit }
             var candidates: [Double] = touchSources.compactMap(\.nextEventTime)

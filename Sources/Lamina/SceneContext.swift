@@ -20,6 +20,22 @@ public final class SceneContext {
     /// The screen's size in points (the root layer's bounds).
     public var screenSize: Size { runtime.screenSize }
 
+    /// The panel's size in pixels: the display's own axes, before the configured rotation
+    /// (`screenSize` with width and height swapped when the display is turned a quarter).
+    public var panelSize: Size { Size(width: Double(runtime.display.width), height: Double(runtime.display.height)) }
+
+    /// Where `point` of the root layer's space is on the panel, in pixels: through the
+    /// display's rotation (what a touch device reports before Lamina turns it upright).
+    public func panelPoint(_ point: Point) -> Point {
+        runtime.rootLayer.transformToSuperlayer().project(point) ?? point
+    }
+
+    /// Ends the run after this turn of the loop (a wizard that has what it came for): the
+    /// daemon stops as after SIGTERM, with ``Runtime/StopReason/finished``.
+    public func finish() {
+        runtime.finishRequested = true
+    }
+
     /// The middle of the screen, in the root layer's coordinates.
     public var center: Point { Point(x: screenSize.width / 2, y: screenSize.height / 2) }
 

@@ -77,3 +77,18 @@ extension Paths {
         chmod(path, mode_t(mode)) == 0
     }
 }
+
+extension Paths {
+    /// The permission bits of `path` (`stat`); nil when it cannot be read.
+    public static func permissions(_ path: String) -> UInt32? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt32(info.st_mode) & 0o7777
+    }
+
+    /// Moves `source` over `destination` in one step (`rename`): a reader sees the old file
+    /// or the new one, never half of either.
+    public static func rename(_ source: String, over destination: String) throws(Errno) {
+        guard Glibc.rename(source, destination) == 0 else { throw Errno(rawValue: errno) }
+    }
+}

@@ -7,7 +7,7 @@ struct LaminaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lamina",
         abstract: "A display runtime for Linux kiosks and touchscreen boards.",
-        subcommands: [RunCommand.self, ScenesCommand.self, CheckConfigCommand.self, ControlCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self, RestoreConsoleCommand.self],
+        subcommands: [RunCommand.self, ScenesCommand.self, CheckConfigCommand.self, ControlCommand.self, CalibrateCommand.self, BenchCommand.self, SoakCommand.self, CurveCommand.self, ProbeCommand.self, RestoreConsoleCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

@@ -55,6 +55,39 @@ struct CommandLineTests {
         #expect(result.text.contains("--scene FILE.yaml"))
     }
 
+    @Test("lamina calibrate on the dummy: five scripted touches from a miswired panel print each residual and the matrix, and set [input] calibration; touches that stop short exit 1")
+    func calibrateCommand() throws {
+        let folder = NSTemporaryDirectory() + "lamina-calibrate-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/lamina.toml", script = folder + "/touches.touch"
+        try "[run]\nscene = \"spinner\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // The dummy's 1920x1080 panel with its axes swapped: the device reads (y, x) scaled
+        // back onto the panel, so a target at panel (x, y) is read at (1920·y/1080, 1080·x/1920).
+        let targets = [(240.0, 135.0), (1680, 135), (1680, 945), (240, 945), (960, 540)]
+        let lines = targets.enumerated().map { i, t in "at \(0.5 + Double(i) * 0.6) tap \(1920 * t.1 / 1080),\(1080 * t.0 / 1920)" }
+        try lines.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let arguments = ["calibrate", "--config", config, "--backend", "dummy", "--clock", "virtual", "--touch-script", script]
+        let result = try launch(arguments, capturing: true)
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("target 1 at 240,135 px: 0.00 px off"))
+        #expect(result.text.contains("check point at 960,540 px: 0.00 px off"))
+        #expect(result.text.contains("matrix: 0.000000 1.000000 0.000000 1.000000 0.000000 0.000000"), "\(result.text)")
+        let written = try String(contentsOfFile: config, encoding: .utf8)
+        #expect(written == "[run]\nscene = \"spinner\"\n\n[input]\ncalibration = \"0.000000 1.000000 0.000000 1.000000 0.000000 0.000000\"  # lamina calibrate\n")
+        #expect(try run(["check-config", config]).status == 0)
+
+        let udev = try launch(arguments + ["--udev"], capturing: true)
+        #expect(udev.status == 0 && udev.text.contains("ENV{LIBINPUT_CALIBRATION_MATRIX}=\"0.000000 1.000000"))
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == written)
+
+        try lines.prefix(2).joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let short = try run(arguments)
+        #expect(short.status == 1)
+        #expect(short.stderr.contains("lamina: not calibrated: the touches ended after 2 of 5 targets"), "\(short.stderr)")
+        #expect(try run(["calibrate", "--max-error", "0"]).status == 64)
+    }
+
     @Test("--scene with a scene file that does not check out exits 78 with file:line:column")
     func badSceneFile() throws {
         let path = NSTemporaryDirectory() + "lamina-cli-\(UUID().uuidString.prefix(8)).yaml"
