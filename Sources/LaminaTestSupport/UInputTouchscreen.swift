@@ -7,7 +7,9 @@ import Glibc
 /// A multitouch touchscreen made with uinput (type B slots, `INPUT_PROP_DIRECT`): the kernel
 /// sees a real evdev device, udev tags it, and libinput reads it as any panel. For tests in
 /// the VM stage (`/dev/uinput`). Axes run 0 … `width − 1` and 0 … `height − 1`, so a point is
-/// the panel pixel libinput's `get_x/y_transformed` gives back on a panel of that size.
+/// the panel pixel libinput's `get_x/y_transformed` gives back on a panel of that size — unless
+/// other axis ranges and a ``wiring`` are given: then the device reads `wiring(point)` in its
+/// own units, as a panel whose controller is mounted or configured wrong does.
 public final class UInputTouchscreen {
     public struct Failure: Error, CustomStringConvertible {
         public var call: String
@@ -17,6 +19,11 @@ public final class UInputTouchscreen {
 
     public let name: String
     public let width: Int, height: Int
+    /// The largest reading of each axis.
+    public let axisMaximum: (x: Int, y: Int)
+    /// What the device reads, in axis units, for a finger at a point given to `down`/`move`;
+    /// nil reads the point itself.
+    public var wiring: ((Point) -> Point)?
     private let fd: Int32
     private var destroyed = false
     private var nextTrackingID: Int32 = 1
@@ -29,13 +36,16 @@ public final class UInputTouchscreen {
     private static let ABS_MT_TRACKING_ID: UInt16 = 0x39
     private static let INPUT_PROP_DIRECT: UInt = 1
 
-    public init(name: String = "Lamina test touchscreen", width: Int, height: Int, slots: Int = 10) throws {
+    public init(name: String = "Lamina test touchscreen", width: Int, height: Int, axisMaximum: (x: Int, y: Int)? = nil,
+                slots: Int = 10) throws {
         let fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(call: "open /dev/uinput", errno: errno) }
         self.fd = fd
         self.name = name
         self.width = width
         self.height = height
+        let axisMaximum = axisMaximum ?? (width - 1, height - 1)
+        self.axisMaximum = axisMaximum
         func check(_ ret: Int32, _ call: String) throws {
             if ret < 0 { throw Failure(call: call, errno: errno) }
         }
@@ -44,9 +54,10 @@ public final class UInputTouchscreen {
             try check(lamina_ioctl_value(fd, lamina_ui_set_evbit(), UInt(Self.EV_ABS)), "UI_SET_EVBIT EV_ABS")
             try check(lamina_ioctl_value(fd, lamina_ui_set_keybit(), UInt(Self.BTN_TOUCH)), "UI_SET_KEYBIT BTN_TOUCH")
             try check(lamina_ioctl_value(fd, lamina_ui_set_propbit(), Self.INPUT_PROP_DIRECT), "UI_SET_PROPBIT")
-            let axes: [(UInt16, Int32)] = [(Self.ABS_X, Int32(width - 1)), (Self.ABS_Y, Int32(height - 1)),
+            let (maxX, maxY) = (Int32(axisMaximum.x), Int32(axisMaximum.y))
+            let axes: [(UInt16, Int32)] = [(Self.ABS_X, maxX), (Self.ABS_Y, maxY),
                                            (Self.ABS_MT_SLOT, Int32(slots - 1)),
-                                           (Self.ABS_MT_POSITION_X, Int32(width - 1)), (Self.ABS_MT_POSITION_Y, Int32(height - 1)),
+                                           (Self.ABS_MT_POSITION_X, maxX), (Self.ABS_MT_POSITION_Y, maxY),
                                            (Self.ABS_MT_TRACKING_ID, 65535)]
             for (code, maximum) in axes {
                 try check(lamina_ioctl_value(fd, lamina_ui_set_absbit(), UInt(code)), "UI_SET_ABSBIT \(code)")
@@ -90,9 +101,18 @@ public final class UInputTouchscreen {
         _ = withUnsafeBytes(of: &event) { write(fd, $0.baseAddress, $0.count) }
     }
 
+    /// The axis readings for a finger at `point`: through the wiring, rounded, kept in range.
+    private func reading(_ point: Point) -> (x: Int32, y: Int32) {
+        let p = wiring?(point) ?? point
+        return (Int32(min(max(p.x.rounded(), 0), Double(axisMaximum.x))), Int32(min(max(p.y.rounded(), 0), Double(axisMaximum.y))))
+    }
+
     private func position(_ point: Point) {
-        emit(Self.EV_ABS, Self.ABS_MT_POSITION_X, Int32(point.x.rounded()))
-        emit(Self.EV_ABS, Self.ABS_MT_POSITION_Y, Int32(point.y.rounded()))
+        let (x, y) = reading(point)
+        emit(Self.EV_ABS, Self.ABS_MT_POSITION_X, x)
+        emit(Self.EV_ABS, Self.ABS_MT_POSITION_Y, y)
+        emit(Self.EV_ABS, Self.ABS_X, x)
+        emit(Self.EV_ABS, Self.ABS_Y, y)
     }
 
     /// A finger going down in `slot` at `point` (one report).
@@ -102,8 +122,6 @@ public final class UInputTouchscreen {
         nextTrackingID += 1
         position(point)
         emit(Self.EV_KEY, Self.BTN_TOUCH, 1)
-        emit(Self.EV_ABS, Self.ABS_X, Int32(point.x.rounded()))
-        emit(Self.EV_ABS, Self.ABS_Y, Int32(point.y.rounded()))
         emit(Self.EV_SYN, Self.SYN_REPORT, 0)
     }
 
@@ -111,8 +129,6 @@ public final class UInputTouchscreen {
     public func move(slot: Int = 0, to point: Point) {
         emit(Self.EV_ABS, Self.ABS_MT_SLOT, Int32(slot))
         position(point)
-        emit(Self.EV_ABS, Self.ABS_X, Int32(point.x.rounded()))
-        emit(Self.EV_ABS, Self.ABS_Y, Int32(point.y.rounded()))
         emit(Self.EV_SYN, Self.SYN_REPORT, 0)
     }
 
