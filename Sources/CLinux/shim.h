@@ -10,6 +10,7 @@
 #include <linux/uinput.h>
 #include <malloc.h>
 #include <spawn.h>
+#include <sys/eventfd.h>
 
 /// posix_spawn's change of directory in the child (a GNU extension, glibc 2.29+), declared
 /// here as Swift's Glibc module leaves it out.
@@ -46,4 +47,12 @@ static inline unsigned long lamina_ui_dev_setup(void) { return UI_DEV_SETUP; }
 static inline unsigned long lamina_ui_abs_setup(void) { return UI_ABS_SETUP; }
 static inline unsigned long lamina_ui_dev_create(void) { return UI_DEV_CREATE; }
 static inline unsigned long lamina_ui_dev_destroy(void) { return UI_DEV_DESTROY; }
+/// memrchr, a GNU extension Swift's Glibc module leaves out: the last `byte` in `length`
+/// bytes from `start`, or null.
+#include <string.h>
+extern void *memrchr(const void *start, int byte, size_t length);
+static inline const void *lamina_memrchr(const void *start, int byte, size_t length) {
+    return memrchr(start, byte, length);
+}
+
 #endif

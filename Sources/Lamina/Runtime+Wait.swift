@@ -25,8 +25,11 @@ extension Runtime {
         var deadline = next
         if let control {
             descriptors += control.descriptors
+            if let screenshots { descriptors.append(screenshots.wakeup.descriptor) }
             // A reply the socket would not take yet: try again soon (the loop polls for input only).
             if control.hasPendingOutput && loop.isRealTime { deadline = min(next ?? .infinity, clock.now + 0.02) }
+            // Requests left for the next turn (the per-turn budget): come back at once.
+            if control.hasPendingInput { deadline = clock.now }
         }
         let wake = loop.wait(until: deadline, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }

@@ -76,6 +76,10 @@ public final class Runtime {
     public var onSwitchScene: ((String) -> String?)?
     /// The control socket, when one is open (`openControlSocket(path:)`).
     public internal(set) var control: ControlServer?
+    /// Encodes the control socket's screenshots off the loop (real time only).
+    var screenshots: ScreenshotWriter?
+    /// The last `stats` reply and when it was worked out (replies are at most 0.1 s old).
+    var statsCache: (time: Double, value: ControlValue)?
     /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
     public var onStatsRequest: (() -> Void)?
 

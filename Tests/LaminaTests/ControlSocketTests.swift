@@ -134,6 +134,10 @@ struct ControlSocketTests {
         func error(_ request: String) -> String { ask(rig, client, request)["error"]?.string ?? "(no error)" }
         #expect(error("{nope").hasPrefix("not a JSON object"))
         #expect(error("[1, 2]") == "a request is a JSON object")
+        // Nesting is refused before decoding (its cost grows with the cube of the depth).
+        #expect(error(String(repeating: "[", count: 17) + String(repeating: "]", count: 17)) == "not a JSON object: nested more than 16 deep")
+        #expect(error(String(repeating: "[", count: 16) + String(repeating: "]", count: 16)) == "a request is a JSON object")
+        #expect(error(##"{"command": "go-to-state", "state": "[[[[[[[[[[[[[[[[[[[[[[[["}"##).hasPrefix("no state '[[[["))
         #expect(error(##"{"command": "fly"}"##).hasPrefix("unknown command 'fly'"))
         #expect(error(##"{"command": "version", "verbose": true}"##) == "version takes no field 'verbose'")
         #expect(error(##"{"command": "set-binding", "name": "shade", "value": 3}"##).contains("'shade' is a colour binding"))
@@ -207,6 +211,21 @@ struct ControlSocketTests {
         #expect(rig.runtime.control?.clientCount == ControlServer.maximumClients - 1)
         #expect(rig.log.count(containing: "stopped reading") == 1)
         #expect(ask(rig, clients[0], ##"{"command": "version"}"##)["ok"] == .bool(true))
+        #expect(rig.rig.display.missedVBlanks == 0)
+    }
+
+    @Test("many requests in one write: every one answered, in order, with its id, a few each turn; no vblank missed")
+    func manyRequests() throws {
+        let rig = try Rig()
+        let client = try rig.connect()
+        client.send((1...200).map { ##"{"id": \##($0), "command": "version"}"## + "\n" }.joined())
+        var replies: [ControlValue] = []
+        for _ in 0..<10 where replies.count < 200 {
+            rig.turn()
+            replies += client.lines()
+        }
+        #expect(replies.map { $0.object?["id"] } == (1...200).map { .number(Double($0)) })
+        #expect(replies.allSatisfy { $0.object?["ok"] == .bool(true) })
         #expect(rig.rig.display.missedVBlanks == 0)
     }
 

@@ -1,6 +1,10 @@
 import Logging
 import LaminaSystem
+import CLinux
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control socket (`docs/control.md`): a Unix stream socket speaking one JSON object per
 /// line, request and reply, so a shell script or a service on the board can drive the UI.
@@ -13,6 +17,17 @@ import SystemPackage
 /// Only the socket's permissions and the peer's credentials (`SO_PEERCRED`: root, this
 /// process's user, or a member of the allowed group) let a peer in.
 public final class ControlServer {
+    /// Turns a request into its reply, given a way to subscribe the client to events and the
+    /// address a reply given later goes to; nil when the reply will come later (`reply(_:to:)`).
+    typealias Responder = (_ request: [String: ControlValue], _ subscribe: (Set<String>) -> Void,
+                           _ address: ReplyAddress) -> ControlValue?
+
+    /// Where a reply given later goes: the client (if still connected) and the request's `id`.
+    struct ReplyAddress: Sendable {
+        let client: Int
+        let id: ControlValue?
+    }
+
     /// The protocol's version, in every `version` reply and the greeting.
     public static let protocolVersion = 1
     /// The longest request line, in bytes.
@@ -22,7 +37,11 @@ public final class ControlServer {
     /// Bytes waiting to be written to one client before it is dropped.
     public static let maximumQueued = 4 << 20
     /// Bytes read from one client in one turn of the loop.
-    static let readBudget = 256 * 1024
+    static let readBudget = 64 * 1024
+    /// Requests answered in one turn of the loop, from all clients together.
+    static let requestsPerTurn = 32
+    /// Requests answered from one client in one turn of the loop.
+    static let requestsPerClientPerTurn = 8
 
     /// The socket's path.
     public let path: String
@@ -32,14 +51,22 @@ public final class ControlServer {
     private let logger: Logger
     private var clients: [Client] = []
     private var nextClientID = 1
+    /// Connections refused so far (for the log's pacing).
+    private var refusals = 0
+    /// Counts calls to `service`, to start with a different client each time.
+    private var turn = 0
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// One connection.
     final class Client {
         let socket: UnixSocket
         let id: Int
-        var input: [UInt8] = []
+        /// Bytes received and not yet answered: whole lines, then the start of the next.
+        private var input: [UInt8] = []
+        /// Where the next line starts in `input`.
+        private var consumed = 0
         /// Skipping the rest of an over-long line.
-        var discarding = false
+        private var discarding = false
         var output: [UInt8] = []
         var subscriptions: Set<String> = []
         var isClosing = false
@@ -47,6 +74,66 @@ public final class ControlServer {
         init(socket: UnixSocket, id: Int) {
             self.socket = socket
             self.id = id
+        }
+
+        /// Whether `input` holds a newline past `consumed` (kept up to date, so the loop can
+        /// ask every turn for nothing).
+        private(set) var hasCompleteLine = false
+
+        /// Adds received bytes; true when that made a line longer than `maximumLine` (it is
+        /// then skipped up to its newline, and the caller replies with an error once).
+        func append(_ bytes: ArraySlice<UInt8>) -> Bool {
+            var bytes = bytes
+            if discarding {
+                guard let newline = Self.firstNewline(in: bytes) else { return false }
+                discarding = false
+                bytes = bytes[(newline + 1)...]
+            }
+            if consumed > 0 {
+                input.removeSubrange(0..<consumed)
+                consumed = 0
+            }
+            let lastNewline = Self.lastNewline(in: bytes).map { input.count + ($0 - bytes.startIndex) }
+            input += bytes
+            if lastNewline != nil { hasCompleteLine = true }
+            let unfinished = lastNewline.map { $0 + 1 } ?? Self.lastNewline(in: input[...]).map { $0 + 1 } ?? 0
+            guard input.count - unfinished > ControlServer.maximumLine else { return false }
+            // The line being received is already too long: drop it and skip to its end.
+            input.removeSubrange(unfinished...)
+            discarding = true
+            return true
+        }
+
+        /// The next whole line that is not blank (without its newline), consumed; nil when
+        /// none is waiting. (A whole line may pass the limit by up to one read; the caller
+        /// refuses it.)
+        func nextLine() -> ArraySlice<UInt8>? {
+            while let newline = Self.firstNewline(in: input[consumed...]) {
+                let line = input[consumed..<newline]
+                consumed = newline + 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                hasCompleteLine = Self.firstNewline(in: input[consumed...]) != nil
+                return line
+            }
+            hasCompleteLine = false
+            return nil
+        }
+
+        /// The index of the first newline in `bytes` (`memchr`: the buffers are up to
+        /// 128 KiB and searched every turn).
+        static func firstNewline(in bytes: ArraySlice<UInt8>) -> Int? {
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress, let hit = memchr(base, 0x0A, buffer.count) else { return nil }
+                return bytes.startIndex + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+            }
+        }
+
+        /// The index of the last newline in `bytes` (`memrchr`).
+        static func lastNewline(in bytes: ArraySlice<UInt8>) -> Int? {
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress, let hit = lamina_memrchr(base, 0x0A, buffer.count) else { return nil }
+                return bytes.startIndex + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+            }
         }
     }
 
@@ -75,27 +162,49 @@ public final class ControlServer {
     var hasPendingOutput: Bool { clients.contains { !$0.output.isEmpty } }
 
     /// Accepts, reads and answers: `respond` turns each request (a JSON object) into its
-    /// reply, and may subscribe the client to events.
-    func service(_ respond: (_ request: [String: ControlValue], _ subscribe: (Set<String>) -> Void) -> ControlValue) {
+    /// reply, and may subscribe the client to events. At most `requestsPerTurn` requests are
+    /// answered in one call, `requestsPerClientPerTurn` from any one client, the clients taken
+    /// in turn from a different first one each call; what is left waits in the client's buffer
+    /// (or the kernel's: a client with a complete line waiting is not read), and
+    /// `hasPendingInput` asks the loop to come back at once.
+    func service(_ respond: Responder) {
         acceptWaiting()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        for client in clients where !client.isClosing {
-            var budget = Self.readBudget
-            reading: while budget > 0 {
-                switch client.socket.receive(into: &buffer) {
+        var answered = 0
+        let first = clients.isEmpty ? 0 : turn % clients.count
+        turn &+= 1
+        for client in clients[first...] + clients[..<first] where !client.isClosing {
+            guard answered < Self.requestsPerTurn else { break }
+            var budget = min(Self.requestsPerClientPerTurn, Self.requestsPerTurn - answered)
+            var received = 0
+            while budget > 0 {
+                if let line = client.nextLine() {
+                    answer(line, from: client, respond)
+                    budget -= 1
+                    answered += 1
+                    continue
+                }
+                guard received < Self.readBudget else { break }
+                switch client.socket.receive(into: &readBuffer) {
                 case .moved(let n):
-                    budget -= n
-                    take(buffer[0..<n], from: client, respond)
+                    received += n
+                    if client.append(readBuffer[0..<n]) {
+                        reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
+                    }
+                    continue
                 case .wouldBlock:
-                    break reading
+                    break
                 case .closed, .failed:
                     client.isClosing = true
-                    break reading
                 }
+                break
             }
         }
         flush()
     }
+
+    /// Whether a client has a whole request waiting in its buffer (the loop comes back for it
+    /// at once rather than sleeping: the kernel will not say the socket is readable).
+    var hasPendingInput: Bool { clients.contains { !$0.isClosing && $0.hasCompleteLine } }
 
     /// Sends `event` to every client subscribed to its kind.
     func publish(_ kind: String, _ fields: [String: ControlValue]) {
@@ -122,13 +231,13 @@ public final class ControlServer {
             nextClientID += 1
             guard let peer = socket.peerCredentials(), admits(peer) else {
                 let who = socket.peerCredentials().map { "uid \($0.uid) pid \($0.pid)" } ?? "unknown peer"
-                logger.warning("control socket: refused \(who): not root, not this user, not in the allowed group")
+                noteRefusal("refused \(who): not root, not this user, not in the allowed group")
                 _ = socket.send(ArraySlice(Array((ControlValue.object(["ok": .bool(false), "error": .string("permission denied")]).jsonLine + "\n").utf8)))
                 socket.close()
                 continue
             }
             guard clients.count < Self.maximumClients else {
-                logger.warning("control socket: refused uid \(peer.uid) pid \(peer.pid): \(Self.maximumClients) clients already")
+                noteRefusal("refused uid \(peer.uid) pid \(peer.pid): \(Self.maximumClients) clients already")
                 _ = socket.send(ArraySlice(Array((ControlValue.object(["ok": .bool(false), "error": .string("too many clients")]).jsonLine + "\n").utf8)))
                 socket.close()
                 continue
@@ -137,6 +246,14 @@ public final class ControlServer {
             clients.append(client)
             logger.debug("control socket: client \(id) (uid \(peer.uid), pid \(peer.pid)) connected")
         }
+    }
+
+    /// Logs a refused connection: the 1st, 2nd, 4th, 8th… of them, with the count, so a flood
+    /// of connections cannot flood the journal.
+    private func noteRefusal(_ what: String) {
+        refusals += 1
+        guard refusals & (refusals - 1) == 0 else { return }
+        logger.warning("control socket: \(what) (\(refusals) connection\(refusals == 1 ? "" : "s") refused so far)")
     }
 
     private func admits(_ peer: UnixSocket.Credentials) -> Bool {
@@ -150,48 +267,31 @@ public final class ControlServer {
             || UnixSocket.user(peer.uid, isInGroup: allowedGroup)
     }
 
-    /// Splits what arrived into lines and answers each.
-    private func take(_ bytes: ArraySlice<UInt8>, from client: Client,
-                      _ respond: (_ request: [String: ControlValue], _ subscribe: (Set<String>) -> Void) -> ControlValue) {
-        var rest = bytes
-        while !rest.isEmpty {
-            guard let newline = rest.firstIndex(of: 0x0A) else {
-                if !client.discarding { client.input += rest }
-                if client.input.count > Self.maximumLine {
-                    reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
-                    client.input = []
-                    client.discarding = true
-                }
-                return
-            }
-            let line = client.discarding ? [] : client.input + rest[rest.startIndex..<newline]
-            let wasDiscarding = client.discarding
-            client.input = []
-            client.discarding = false
-            rest = rest[rest.index(after: newline)...]
-            if wasDiscarding || line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            guard line.count <= Self.maximumLine else {
-                reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
-                continue
-            }
-            let request: ControlValue
-            do {
-                request = try ControlValue.parse(line)
-            } catch {
-                reply(.object(["ok": .bool(false), "error": .string("not a JSON object: \(Self.describe(error))")]), to: client)
-                continue
-            }
-            guard case .object(let fields) = request else {
-                reply(.object(["ok": .bool(false), "error": .string("a request is a JSON object")]), to: client)
-                continue
-            }
-            var answer = respond(fields) { client.subscriptions.formUnion($0) }
-            if let id = fields["id"], case .object(var reply) = answer {
-                reply["id"] = id
-                answer = .object(reply)
-            }
-            self.reply(answer, to: client)
+    /// Answers one request line.
+    private func answer(_ line: ArraySlice<UInt8>, from client: Client,
+                        _ respond: Responder) {
+        guard line.count <= Self.maximumLine else {
+            return reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
         }
+        let request: ControlValue
+        do {
+            request = try ControlValue.parse(line)
+        } catch {
+            return reply(.object(["ok": .bool(false), "error": .string("not a JSON object: \(Self.describe(error))")]), to: client)
+        }
+        guard case .object(let fields) = request else {
+            return reply(.object(["ok": .bool(false), "error": .string("a request is a JSON object")]), to: client)
+        }
+        let address = ReplyAddress(client: client.id, id: fields["id"])
+        guard let answer = respond(fields, { client.subscriptions.formUnion($0) }, address) else { return }
+        reply(answer, to: client, id: address.id)
+    }
+
+    /// Sends a reply given later to the client that asked (nothing if it has gone).
+    func reply(_ answer: ControlValue, to address: ReplyAddress) {
+        guard let client = clients.first(where: { $0.id == address.client }) else { return }
+        reply(answer, to: client, id: address.id)
+        flush()
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -199,7 +299,13 @@ public final class ControlServer {
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
-    private func reply(_ value: ControlValue, to client: Client) {
+    /// Queues `value` for `client`, carrying the request's `id` when it had one.
+    private func reply(_ value: ControlValue, to client: Client, id: ControlValue? = nil) {
+        var value = value
+        if let id, case .object(var fields) = value {
+            fields["id"] = id
+            value = .object(fields)
+        }
         queue(value.jsonLine, to: client)
     }
 

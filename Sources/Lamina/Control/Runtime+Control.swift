@@ -9,18 +9,26 @@ extension Runtime {
     /// may connect). A socket left there by an earlier run is replaced.
     public func openControlSocket(path: String, group: UInt32? = nil) throws(Errno) {
         control = try ControlServer(path: path, group: group, logger: logger)
+        screenshots = try ScreenshotWriter()
         logger.info("control socket \(path) (protocol \(ControlServer.protocolVersion))")
     }
 
     /// Closes the control socket and removes its file.
     public func closeControlSocket() {
+        screenshots?.waitUntilIdle()
+        screenshots = nil
         control = nil
     }
 
     /// Answers what clients sent.
     func handleControl() {
         guard let control else { return }
-        control.service { request, subscribe in self.respond(to: request, subscribe: subscribe) }
+        for shot in screenshots?.takeFinished() ?? [] {
+            control.reply(shot.error.map(failure) ?? success(["path": .string(shot.path), "width": .number(Double(shot.width)),
+                                                                "height": .number(Double(shot.height))]),
+                          to: shot.address)
+        }
+        control.service { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
     }
 
     /// Sends an event (`state`, `gesture`, `display`, `scene`) to the clients subscribed to it.
@@ -35,6 +43,9 @@ extension Runtime {
         "screenshot": ["path"], "subscribe": ["events"], "set-brightness": ["level"],
     ]
 
+    /// How old a `stats` reply may be, in seconds.
+    static let statsInterval = 0.1
+
     static let eventKinds: Set<String> = ["state", "gesture", "display", "scene", "all"]
 
     private func failure(_ reason: String) -> ControlValue {
@@ -47,7 +58,8 @@ extension Runtime {
         return .object(reply)
     }
 
-    func respond(to request: [String: ControlValue], subscribe: (Set<String>) -> Void) -> ControlValue {
+    func respond(to request: [String: ControlValue], subscribe: (Set<String>) -> Void,
+                 address: ControlServer.ReplyAddress) -> ControlValue? {
         guard let command = request["command"]?.string else {
             return failure("a request names its `command` (one of \(Self.controlCommands.keys.sorted().joined(separator: ", ")))")
         }
@@ -61,7 +73,13 @@ extension Runtime {
         case "version":
             return success(["protocol": .number(Double(ControlServer.protocolVersion)), "program": .string("lamina")])
         case "stats":
+            // Worked out at most every `statsInterval`: a client asking without pause costs
+            // the loop a copy, not a pass over every sample.
+            if let cached = statsCache, clock.now - cached.time < Self.statsInterval {
+                return success(["stats": cached.value])
+            }
             guard let data = try? stats.json(), let value = try? ControlValue.parse(data) else { return failure("stats unavailable") }
+            statsCache = (clock.now, value)
             return success(["stats": value])
         case "get-bindings":
             guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no bindings") }
@@ -100,7 +118,7 @@ extension Runtime {
         case "blank", "unblank":
             return setBlanked(command == "blank")
         case "screenshot":
-            return screenshot(request["path"])
+            return screenshot(request["path"], for: address)
         case "subscribe":
             guard case .array(let items)? = request["events"] else {
                 return failure("subscribe needs `events`, a list of: \(Self.eventKinds.sorted().joined(separator: ", "))")
@@ -171,8 +189,10 @@ extension Runtime {
     }
 
     /// Writes the picture on the glass — the frame last flipped, as the panel scans it out —
-    /// as a PNG to `path` (a path the daemon may write; default: beside the socket).
-    private func screenshot(_ field: ControlValue?) -> ControlValue {
+    /// as a PNG to `path` (a path the daemon may write; default: beside the socket). In real
+    /// time it is encoded off the loop and the reply comes when the file is written (nil
+    /// here); on a virtual clock, at once.
+    private func screenshot(_ field: ControlValue?, for address: ControlServer.ReplyAddress) -> ControlValue? {
         let folder = control.map { Paths.directory(of: $0.path) } ?? "."
         let path: String
         switch field {
@@ -181,6 +201,10 @@ extension Runtime {
             guard p.hasPrefix("/"), p.utf8.count <= 4096 else { return failure("`path` is an absolute path the daemon can write") }
             path = p
         default: return failure("`path` is a string")
+        }
+        if loop.isRealTime, let screenshots {
+            return screenshots.start(display.shadow, path: path, for: address)
+                ? nil : failure("a screenshot is being written; ask again when it is done")
         }
         do {
             try display.shadow.writePNG(to: path)

@@ -1,0 +1,77 @@
+import Dispatch
+import LaminaPixels
+import LaminaRaster
+import LaminaSystem
+import Synchronization
+import SystemPackage
+
+/// Encodes screenshots off the frame loop: PNG-compressing a full-HD frame takes longer than
+/// several frames, so the loop copies the picture (one `memcpy`), a background queue encodes
+/// and writes it, and the loop is woken through `wakeup` to send the reply. One screenshot
+/// at a time: a request while one is being written is refused ("busy"), so a client asking
+/// without pause costs one copy per finished screenshot, never a queue of frames.
+final class ScreenshotWriter: Sendable {
+    /// A screenshot written (or not), for the client that asked.
+    struct Finished: Sendable {
+        var address: ControlServer.ReplyAddress
+        var path: String
+        var width: Int, height: Int
+        /// Why it could not be written; nil when it was.
+        var error: String?
+    }
+
+    /// Readable when a screenshot has finished (the loop polls it).
+    let wakeup: WakeupEvent
+    private let queue = DispatchQueue(label: "lamina.screenshot")
+    private let state = Mutex<(busy: Bool, finished: [Finished])>((false, []))
+
+    init() throws(Errno) {
+        wakeup = try WakeupEvent()
+    }
+
+    /// Starts writing a copy of `frame` to `path` (mode 0640); false when one is still being written.
+    func start(_ frame: PixelBuffer, path: String, for address: ControlServer.ReplyAddress) -> Bool {
+        let started = state.withLock { state in
+            guard !state.busy else { return false }
+            state.busy = true
+            return true
+        }
+        guard started else { return false }
+        let copy = SendableFrame(frame.copy())
+        queue.async { [self] in
+            var result = Finished(address: address, path: path, width: copy.frame.width, height: copy.frame.height)
+            do {
+                try copy.frame.writePNG(to: path)
+                Paths.setPermissions(path, 0o640)         // the socket's group may read it (the unit's umask is 077)
+            } catch {
+                result.error = "cannot write \(path): \(error)"
+            }
+            state.withLock { state in
+                state.busy = false
+                state.finished.append(result)
+            }
+            wakeup.signal()
+        }
+        return true
+    }
+
+    /// The screenshots finished since the last call (on the loop).
+    func takeFinished() -> [Finished] {
+        wakeup.reset()
+        return state.withLock { state in
+            defer { state.finished = [] }
+            return state.finished
+        }
+    }
+
+    /// Waits for a screenshot being written (at exit, so its file is whole).
+    func waitUntilIdle() {
+        queue.sync {}
+    }
+}
+
+/// A frame copy handed to the writer's queue; only that queue touches it afterwards.
+private final class SendableFrame: @unchecked Sendable {
+    let frame: PixelBuffer
+    init(_ frame: PixelBuffer) { self.frame = frame }
+}
