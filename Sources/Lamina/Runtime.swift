@@ -226,6 +226,12 @@ public final class Runtime {
         dispatcher = TouchDispatcher(tree: tree)
         canvas = Canvas(target: display.shadow)
         dispatcher.report = { [logger] message in logger.warning("\(message)") }
+        // A scene file names its gestures itself (FileScene publishes them); a Swift scene's
+        // are published by kind and the name of the layer they are on.
+        dispatcher.onRecognized = { [unowned self] recognizer, layer in
+            guard !(scene is FileScene) else { return }
+            publish("gesture", ["gesture": .string(recognizer.kind), "layer": .string(layer.name ?? "")])
+        }
     }
 
     /// A display link calling `callback` once per frame until paused or invalidated.

@@ -23,6 +23,9 @@ public final class TouchDispatcher {
     public var panelToLogical: (Point) -> Point = { $0 }
     /// Where dropped events are reported.
     public var report: (String) -> Void = { _ in }
+    /// Told of every gesture recognized (a discrete one recognized, a continuous one begun)
+    /// with the layer its recognizer is attached to: the control socket's `gesture` events.
+    public var onRecognized: ((GestureRecognizer, Layer) -> Void)?
 
     private var recognizers: [(layer: Layer, recognizer: GestureRecognizer)] = []
     private var handlers: [(layer: Layer, handler: (Touch) -> Void)] = []
@@ -175,6 +178,9 @@ public final class TouchDispatcher {
     /// the handlers when it cancels touches in the view.
     private func recognized(_ winner: GestureRecognizer) {
         recognizedGestures[winner.kind, default: 0] += 1
+        if let onRecognized, let layer = recognizers.first(where: { $0.recognizer === winner })?.layer {
+            onRecognized(winner, layer)
+        }
         for other in engaged where other !== winner && other.state == .possible && sharesTouches(winner, other) {
             let simultaneous = winner.delegate?.gestureRecognizer(winner, shouldRecognizeSimultaneouslyWith: other) == true
                 || other.delegate?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: winner) == true

@@ -214,6 +214,19 @@ struct ControlSocketTests {
         #expect(rig.rig.display.missedVBlanks == 0)
     }
 
+    @Test("a Swift scene's gestures are events too: the recognizer's kind and its layer's name")
+    func swiftSceneGestures() throws {
+        let rig = try Rig()
+        let watcher = try rig.connect()
+        #expect(ask(rig, watcher, ##"{"command": "switch-scene", "scene": "elastic-field"}"##)["ok"] == .bool(true))
+        #expect(ask(rig, watcher, ##"{"command": "subscribe", "events": ["gesture"]}"##)["ok"] == .bool(true))
+        let center = rig.runtime.rootLayer.bounds.size
+        rig.runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.05 tap \(center.width / 2),\(center.height / 2)"),
+                                                       start: rig.rig.clock.now))
+        #expect(rig.runtime.run(untilSettled: true) == .settled)
+        #expect(watcher.lines().map(\.object) == [["event": .string("gesture"), "gesture": .string("tap"), "layer": .string("elastic-field")]])
+    }
+
     @Test("many requests in one write: every one answered, in order, with its id, a few each turn; no vblank missed")
     func manyRequests() throws {
         let rig = try Rig()
