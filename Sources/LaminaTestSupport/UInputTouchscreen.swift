@@ -101,10 +101,11 @@ public final class UInputTouchscreen {
         _ = withUnsafeBytes(of: &event) { write(fd, $0.baseAddress, $0.count) }
     }
 
-    /// The axis readings for a finger at `point`: through the wiring, rounded, kept in range.
+    /// The axis readings for a finger at `point`: through the wiring, rounded. A reading past
+    /// the axis range is sent as it is (a controller that overshoots: libinput must cope).
     private func reading(_ point: Point) -> (x: Int32, y: Int32) {
         let p = wiring?(point) ?? point
-        return (Int32(min(max(p.x.rounded(), 0), Double(axisMaximum.x))), Int32(min(max(p.y.rounded(), 0), Double(axisMaximum.y))))
+        return (Int32(p.x.rounded()), Int32(p.y.rounded()))
     }
 
     private func position(_ point: Point) {
