@@ -96,6 +96,8 @@ public enum Daemon {
             config.power = PowerSettings()
             config.screensaver = nil
             config.controlSocket = "none"
+            // The wizard is for the touchscreen: read it even where the config turned input off.
+            if config.inputSource == "none" { config.inputSource = "auto" }
         }
         if let exitAfter = options.exitAfter { config.exitAfter = exitAfter > 0 ? exitAfter : nil }
         return config
