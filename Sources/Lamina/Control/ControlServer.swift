@@ -36,6 +36,8 @@ public final class ControlServer {
     public static let maximumClients = 16
     /// Bytes waiting to be written to one client before it is dropped.
     public static let maximumQueued = 4 << 20
+    /// The reply to a line over `maximumLine` (after a read, or whole).
+    static let lineTooLong = ControlValue.object(["ok": .bool(false), "error": .string("a request line is at most \(maximumLine) bytes")])
     /// Bytes read from one client in one turn of the loop.
     static let readBudget = 64 * 1024
     /// Requests answered in one turn of the loop, from all clients together.
@@ -188,7 +190,7 @@ public final class ControlServer {
                 case .moved(let n):
                     received += n
                     if client.append(readBuffer[0..<n]) {
-                        reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
+                        reply(Self.lineTooLong, to: client)
                     }
                     continue
                 case .wouldBlock:
@@ -271,7 +273,7 @@ public final class ControlServer {
     private func answer(_ line: ArraySlice<UInt8>, from client: Client,
                         _ respond: Responder) {
         guard line.count <= Self.maximumLine else {
-            return reply(.object(["ok": .bool(false), "error": .string("a request line is at most \(Self.maximumLine) bytes")]), to: client)
+            return reply(Self.lineTooLong, to: client)
         }
         let request: ControlValue
         do {

@@ -24,9 +24,7 @@ extension Runtime {
     func handleControl() {
         guard let control else { return }
         for shot in screenshots?.takeFinished() ?? [] {
-            control.reply(shot.error.map(failure) ?? success(["path": .string(shot.path), "width": .number(Double(shot.width)),
-                                                                "height": .number(Double(shot.height))]),
-                          to: shot.address)
+            control.reply(shot.reply, to: shot.address)
         }
         control.service { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
     }
@@ -206,13 +204,6 @@ extension Runtime {
             return screenshots.start(display.shadow, path: path, for: address)
                 ? nil : failure("a screenshot is being written; ask again when it is done")
         }
-        do {
-            try display.shadow.writePNG(to: path)
-            Paths.setPermissions(path, 0o640)             // the socket's group may read it (the unit's umask is 077)
-        } catch {
-            return failure("cannot write \(path): \(error)")
-        }
-        return success(["path": .string(path), "width": .number(Double(display.shadow.width)),
-                        "height": .number(Double(display.shadow.height))])
+        return ScreenshotWriter.write(display.shadow, to: path, for: address).reply
     }
 }

@@ -18,6 +18,12 @@ final class ScreenshotWriter: Sendable {
         var width: Int, height: Int
         /// Why it could not be written; nil when it was.
         var error: String?
+
+        /// The reply to the request: the file's path and size, or why not.
+        var reply: ControlValue {
+            if let error { return .object(["ok": .bool(false), "error": .string(error)]) }
+            return .object(["ok": .bool(true), "path": .string(path), "width": .number(Double(width)), "height": .number(Double(height))])
+        }
     }
 
     /// Readable when a screenshot has finished (the loop polls it).
@@ -39,13 +45,7 @@ final class ScreenshotWriter: Sendable {
         guard started else { return false }
         let copy = SendableFrame(frame.copy())
         queue.async { [self] in
-            var result = Finished(address: address, path: path, width: copy.frame.width, height: copy.frame.height)
-            do {
-                try copy.frame.writePNG(to: path)
-                Paths.setPermissions(path, 0o640)         // the socket's group may read it (the unit's umask is 077)
-            } catch {
-                result.error = "cannot write \(path): \(error)"
-            }
+            let result = Self.write(copy.frame, to: path, for: address)
             state.withLock { state in
                 state.busy = false
                 state.finished.append(result)
@@ -53,6 +53,19 @@ final class ScreenshotWriter: Sendable {
             wakeup.signal()
         }
         return true
+    }
+
+    /// Writes `frame` to `path` as a PNG with mode 0640 now, in the caller's thread (the
+    /// queue's work; a virtual clock's run does it on the loop).
+    static func write(_ frame: PixelBuffer, to path: String, for address: ControlServer.ReplyAddress) -> Finished {
+        var result = Finished(address: address, path: path, width: frame.width, height: frame.height)
+        do {
+            try frame.writePNG(to: path)
+            Paths.setPermissions(path, 0o640)             // the socket's group may read it (the unit's umask is 077)
+        } catch {
+            result.error = "cannot write \(path): \(error)"
+        }
+        return result
     }
 
     /// The screenshots finished since the last call (on the loop).
