@@ -22,5 +22,6 @@ let package = Package(
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzWorkload", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzSceneFile", dependencies: ["FuzzSupport"], swiftSettings: harness),
+        .executableTarget(name: "FuzzControlLine", dependencies: ["FuzzSupport"], swiftSettings: harness),
     ]
 )
