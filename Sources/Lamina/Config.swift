@@ -137,6 +137,9 @@ public struct LaminaConfig {
     public var repeatDelay = 0.6
     /// Key repeats per second once repeating (`[input] repeat_rate`).
     public var repeatRate = 25.0
+    /// Whether a keyboard slides up when a text field takes focus (`[input]
+    /// on_screen_keyboard`); off for kiosks with a real keyboard.
+    public var onScreenKeyboard = true
     /// Per-scene tables, by scene name, for the scene to read.
     public var sceneTables: [String: SettingsTable] = [:]
 
@@ -235,6 +238,7 @@ public struct LaminaConfig {
                 config.keyboardOptions = try table.string("keyboard_options", default: "")
                 config.repeatDelay = try table.number("repeat_delay", default: config.repeatDelay, in: 0.1...5)
                 config.repeatRate = try table.number("repeat_rate", default: config.repeatRate, in: 1...100)
+                config.onScreenKeyboard = try table.bool("on_screen_keyboard", default: config.onScreenKeyboard)
                 // Blame the first setting that makes the keymap fail: the layout alone, then
                 // with the variant, then with the options.
                 let attempts: [(key: String, variant: String, options: String)] = [

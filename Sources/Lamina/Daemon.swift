@@ -181,15 +181,14 @@ public enum Daemon {
         runtime.power = next.power
         runtime.setBrightness(next.power.brightness)
         runtime.repaintWindow = next.repaintWindow ?? runtime.loop.isRealTime
-        if runtime.keyboard != nil {
-            if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
-                != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
-                runtime.keyboard = try? Keyboard(layout: next.keyboardLayout, variant: next.keyboardVariant,
-                                                 options: next.keyboardOptions)
-            }
-            runtime.keyboard?.repeatDelay = next.repeatDelay
-            runtime.keyboard?.repeatRate = next.repeatRate
+        if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
+            != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
+            runtime.keyboard = try? makeKeyboard(next)
+            runtime.dropOnScreenKeyboard()                     // relabelled from the new layout when next shown
         }
+        runtime.keyboard?.repeatDelay = next.repeatDelay
+        runtime.keyboard?.repeatRate = next.repeatRate
+        runtime.showsOnScreenKeyboard = next.onScreenKeyboard
         // A scene file's bindings keep their running values, except those `[bindings]` sets.
         var kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
         for key in next.bindings?.keys ?? [] { kept[key] = nil }
@@ -283,16 +282,15 @@ public enum Daemon {
             logger.info("input: libinput on \(origin), \(source.devices.count) devices")
         } catch {
             logger.warning("no touch input: \(error)")
-            return
         }
-        do {
-            let keyboard = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
-            keyboard.repeatDelay = config.repeatDelay
-            keyboard.repeatRate = config.repeatRate
-            runtime.keyboard = keyboard
-        } catch {
-            logger.warning("no text entry from keys: \(error)")
-        }
+    }
+
+    /// The configured xkb keymap: it turns keys into text and labels the on-screen keyboard.
+    static func makeKeyboard(_ config: LaminaConfig) throws -> Keyboard {
+        let keyboard = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
+        keyboard.repeatDelay = config.repeatDelay
+        keyboard.repeatRate = config.repeatRate
+        return keyboard
     }
 
     /// Runs the daemon until its stop condition. Config and script errors throw before
@@ -350,6 +348,12 @@ public enum Daemon {
         if config.inputSource == "libinput" || (config.inputSource == "auto" && !backend.isDummy) {
             openInput(config, runtime: runtime, logger: logger)
         }
+        do {
+            runtime.keyboard = try makeKeyboard(config)
+        } catch {
+            logger.warning("no text entry from keys: \(error)")
+        }
+        runtime.showsOnScreenKeyboard = config.onScreenKeyboard
         // The config's script drives the dummy display; one named on the command line is
         // replayed on any backend (a scripted check of a real panel without a finger).
         if let script, backend.isDummy || options.touchScript != nil {

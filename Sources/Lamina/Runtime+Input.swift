@@ -26,13 +26,14 @@ extension Runtime {
                 blanking.lastInput = now
                 let mark = changeMark
                 keyHandler?(key)
-                for input in keyboard?.handle(key) ?? [] { textInputHandler?(input) }
+                for input in keyboard?.handle(key) ?? [] { deliver(input) }
                 telemetry.noteInput(at: now, changed: changeMark != mark)
             }
         }
         if let keyboard, let due = keyboard.nextRepeatTime, now >= due {
             workDone = true
-            for input in keyboard.repeats(upTo: now) { textInputHandler?(input) }
+            for input in keyboard.repeats(upTo: now) { deliver(input) }
         }
+        if timers.fire(upTo: now) { workDone = true }
     }
 }

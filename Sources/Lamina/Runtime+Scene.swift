@@ -25,11 +25,13 @@ extension Runtime {
     /// frame draws whatever is installed next (a reload swaps scenes between two frames).
     public func removeScene() {
         scene?.tearDown()
+        focus(nil)
         Transaction.begin()
         Transaction.disableActions = true
         for layer in tree.root.sublayers { layer.removeFromSuperlayer() }
         Transaction.commit()
         links.invalidateAll()
+        timers.invalidateAll()
         dispatcher.removeAll()
         textInputHandler = nil
         keyHandler = nil

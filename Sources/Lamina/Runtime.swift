@@ -27,6 +27,8 @@ public final class Runtime {
     public let tree: LayerTree
     /// The display links, run once per frame.
     public let links = DisplayLinks()
+    /// The scene's timers, fired in the input phase.
+    let timers = SceneTimers()
     /// Routes touches to gesture recognizers and touch handlers by hit testing.
     public let dispatcher: TouchDispatcher
     /// Draws the presentation tree, only what changed.
@@ -64,8 +66,16 @@ public final class Runtime {
     /// Turns keys into text (an xkbcommon keymap); with it, `textInputHandler` receives
     /// what is typed, key repeat included.
     public var keyboard: Keyboard?
-    /// Receives typed text and editing keys (the focused text field).
+    /// Receives typed text and editing keys (the scene's own handler; the focused text
+    /// field gets them too).
     public var textInputHandler: ((TextInput) -> Void)?
+    /// The text field typing goes into (`TextField.focus()`), nil when none has focus.
+    public internal(set) weak var focusedTextField: TextField?
+    /// Whether the on-screen keyboard slides up when a text field takes focus
+    /// (`[input] on_screen_keyboard`).
+    public var showsOnScreenKeyboard = true
+    /// The on-screen keyboard, made the first time a text field takes focus.
+    public internal(set) var onScreenKeyboard: OnScreenKeyboard?
     /// Called on SIGHUP (when signals are watched): the daemon reloads its configuration.
     public var onReload: (() -> Void)?
     /// Why the last configuration reload was rejected (nil: it was applied), for the control
@@ -232,6 +242,7 @@ public final class Runtime {
             guard !(scene is FileScene) else { return }
             publish("gesture", ["gesture": .string(recognizer.kind), "layer": .string(layer.name ?? "")])
         }
+        dispatcher.onTouchDown = { [unowned self] touch in endEditingIfOutside(touch) }
     }
 
     /// A display link calling `callback` once per frame until paused or invalidated.
@@ -268,6 +279,7 @@ public final class Runtime {
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
         isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches && dispatcher.nextDeadline == nil
+            && !timers.hasPendingOneShot
             && touchSources.allSatisfy(\.isSettled) && display.nextEventTime == nil
     }
 
@@ -293,6 +305,7 @@ public final class Runtime {
             if let scheduleDueAt { candidates.append(scheduleDueAt) }
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
+            if let timer = timers.nextFireTime { candidates.append(timer) }
             if let check = watchdog.checkTime { candidates.append(check) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()

@@ -57,6 +57,17 @@ public final class SceneContext {
         runtime.addDisplayLink(callback)
     }
 
+    /// A timer (`Timer.scheduledTimer`) calling `action` after `interval` seconds on the
+    /// runtime's clock, and every `interval` after that when it `repeats`, until invalidated
+    /// or the scene goes. Use it for what happens later or now and then (a caret's blink, a
+    /// return to the home screen); use a display link for what moves every frame.
+    @discardableResult
+    public func addTimer(interval: Double, repeats: Bool = false, _ action: @escaping (SceneTimer) -> Void) -> SceneTimer {
+        let timer = SceneTimer(interval: interval, repeats: repeats, now: runtime.clock.now, action: action)
+        runtime.timers.add(timer)
+        return timer
+    }
+
     /// Attaches `recognizer` to `layer`: touches that land on the layer (or its sublayers)
     /// reach it. Returns the recognizer, for `require(toFail:)` and the like.
     @discardableResult

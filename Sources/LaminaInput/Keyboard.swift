@@ -12,6 +12,14 @@ public enum TextInput: Hashable, Sendable {
     case commit
     /// Escape.
     case cancel
+    /// Left arrow: the caret one character back (or to the selection's start).
+    case moveBackward
+    /// Right arrow: the caret one character on (or to the selection's end).
+    case moveForward
+    /// Home: the caret to the start of the text.
+    case moveToStart
+    /// End: the caret to the end of the text.
+    case moveToEnd
 }
 
 /// Keys to text through an xkbcommon keymap (display-input.md §12): the layout from config
@@ -98,6 +106,21 @@ public final class Keyboard {
         return out
     }
 
+    /// What the key with evdev code `key` types in the layout's first group at shift level
+    /// `level` (0 plain, 1 shifted), whatever the modifiers held now: the on-screen keyboard
+    /// labels its keys with it. Nil for keys that type nothing printable there.
+    public func character(forKey key: UInt32, level: UInt32) -> String? {
+        var symbols: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_keymap_key_get_syms_by_level(keymap, key + 8, 0, level, &symbols)
+        guard count == 1, let symbol = symbols?.pointee else { return nil }
+        var buffer = [CChar](repeating: 0, count: 16)
+        let length = xkb_keysym_to_utf8(symbol, &buffer, buffer.count)
+        guard length > 1 else { return nil }                 // the length counts the terminating NUL
+        let text = String(decoding: buffer.prefix(Int(length) - 1).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let scalar = text.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F else { return nil }
+        return text
+    }
+
     /// What `keycode` types in the current modifier state.
     private func text(for keycode: UInt32) -> TextInput? {
         switch xkb_state_key_get_one_sym(state, keycode) {
@@ -105,6 +128,10 @@ public final class Keyboard {
         case UInt32(XKB_KEY_Delete), UInt32(XKB_KEY_KP_Delete): return .deleteForward
         case UInt32(XKB_KEY_Return), UInt32(XKB_KEY_KP_Enter): return .commit
         case UInt32(XKB_KEY_Escape): return .cancel
+        case UInt32(XKB_KEY_Left), UInt32(XKB_KEY_KP_Left): return .moveBackward
+        case UInt32(XKB_KEY_Right), UInt32(XKB_KEY_KP_Right): return .moveForward
+        case UInt32(XKB_KEY_Home), UInt32(XKB_KEY_KP_Home): return .moveToStart
+        case UInt32(XKB_KEY_End), UInt32(XKB_KEY_KP_End): return .moveToEnd
         default: break
         }
         var buffer = [CChar](repeating: 0, count: 64)

@@ -27,6 +27,15 @@ public final class PanGestureRecognizer: GestureRecognizer {
     /// The centroid of the tracked fingers, corrected for fingers landing and lifting.
     private var centroid: Point { location(in: nil) + offset }
 
+    /// Where the fingers landed, in `layer`'s coordinates (nil: the root's): the pan begins
+    /// only after they moved `threshold` from here, so a drag that acts on what was under
+    /// the finger (a text selection's anchor) starts here, not at the began location.
+    public func startLocation(in layer: Layer?) -> Point? {
+        guard let start else { return nil }
+        guard let layer else { return start }
+        return layer.convert(start, from: nil)
+    }
+
     /// Movement since the gesture began, in `layer`'s coordinates (nil: the root's).
     public func translation(in layer: Layer?) -> Point {
         guard let origin, let current else { return .zero }

@@ -26,6 +26,9 @@ public final class TouchDispatcher {
     /// Told of every gesture recognized (a discrete one recognized, a continuous one begun)
     /// with the layer its recognizer is attached to: the control socket's `gesture` events.
     public var onRecognized: ((GestureRecognizer, Layer) -> Void)?
+    /// Told of every new touch, with the layer it landed on, before anything else sees it:
+    /// the runtime ends text editing on a touch outside the field and the keyboard.
+    public var onTouchDown: ((Touch) -> Void)?
 
     private var recognizers: [(layer: Layer, recognizer: GestureRecognizer)] = []
     private var handlers: [(layer: Layer, handler: (Touch) -> Void)] = []
@@ -76,6 +79,11 @@ public final class TouchDispatcher {
         handlers.append((layer, handler))
     }
 
+    /// Removes the touch handlers given to `layer` (touches down now keep theirs until they lift).
+    public func removeTouchHandlers(of layer: Layer) {
+        handlers.removeAll { $0.layer === layer }
+    }
+
     /// The model layer under `point` (panel pixels: the root's superlayer space) in the last
     /// presented frame.
     public func hitTest(_ point: Point) -> Layer? {
@@ -118,6 +126,7 @@ public final class TouchDispatcher {
                 touch.tapCount = last.tapCount + 1
             }
             let interested = recognizersFor(layer).filter { $0.delegate?.gestureRecognizer($0, shouldReceive: touch) ?? true }
+            onTouchDown?(touch)
             touch.handler = handlerFor(layer)
             touch.movedInFrame = true
             touches[slot] = (touch, interested)

@@ -80,6 +80,34 @@ open class TextLayer: Layer {
     /// shared by every text layer drawn there (a face's caches are not thread-safe).
     var resolvedFont: Font? { font ?? TransactionStack.current.defaultFont }
 
+    /// Where a caret stands before each character of the first line and after its last, in
+    /// the layer's own coordinates (its bounds' x): `count + 1` positions for a line of
+    /// `count` characters, measured on the line as it is drawn (kerning and alignment
+    /// included; past a truncation, at the line's end). Empty without a face.
+    public func caretPositions() -> [Double] {
+        guard let font = resolvedFont else { return [] }
+        let firstLine = String(string.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        let line = font.layout(firstLine, size: fontSize)
+        let drawn = Renderer.textLines(of: self, font: font).first
+        let start = bounds.minX + (drawn?.x ?? 0)
+        let end = drawn.map { $0.line.width } ?? 0
+        var positions = [start]
+        var scalars = 0
+        for character in firstLine {
+            scalars += character.unicodeScalars.count
+            let x = scalars < line.glyphs.count ? line.glyphs[scalars].x : line.width
+            positions.append(start + min(x, end))
+        }
+        return positions
+    }
+
+    /// The character boundary nearest to `x` (the layer's coordinates) on the first line:
+    /// where a tap at `x` puts the caret.
+    public func caretIndex(nearestTo x: Double) -> Int {
+        let positions = caretPositions()
+        return positions.indices.min { abs(positions[$0] - x) < abs(positions[$1] - x) } ?? 0
+    }
+
     open override func makePresentationCopy() -> Layer {
         let copy = TextLayer()
         copy.properties = properties

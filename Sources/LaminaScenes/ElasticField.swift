@@ -63,14 +63,19 @@ public final class ElasticField: Scene {
     public private(set) lazy var link = context.addDisplayLink { [unowned self] link in self.frame(link) }
     /// Taps recognized so far.
     public private(set) var taps = 0
-    /// The field's text, edited with a keyboard while the field has focus (a tap gives it
-    /// focus; Return or Escape takes it away).
-    public let label: TextLayer
+    /// The text field inside the shape: a tap gives it focus, puts its caret at the tap and
+    /// slides the on-screen keyboard up; Return, Escape or a tap outside ends editing; a
+    /// drag across the text while it has focus selects.
+    public let textField: TextField
+    /// The field's text.
+    public var label: TextLayer { textField.label }
     /// The hint shown in the label's place while the field is empty.
-    public let placeholderLabel: TextLayer
+    public var placeholderLabel: TextLayer { textField.placeholderLabel }
     /// Whether typing goes into the field.
-    public private(set) var isFocused = false
-    public var text: String { label.string }
+    public var isFocused: Bool { textField.isFocused }
+    public var text: String { textField.text }
+    /// True while a drag selects text instead of pulling an edge.
+    private var isSelecting = false
 
     /// The control point being dragged (0 top, 1 right, 2 bottom, 3 left), while a drag lasts.
     public private(set) var draggedEdge: Int?
@@ -97,24 +102,20 @@ public final class ElasticField: Scene {
             return layer
         }
         for c in controlPoints { field.addSublayer(c) }
-        label = TextLayer()
         let inset = max(settings.cornerRadius, 12)
-        label.fontSize = (settings.size.height * 0.35).rounded()
-        label.bounds = Rect(x: 0, y: 0, width: max(1, settings.size.width - 2 * inset), height: label.fontSize * 1.3)
-        label.position = Point(x: settings.size.width / 2, y: settings.size.height / 2)
-        label.foregroundColor = settings.textColor
-        label.truncatesEnd = true
-        label.string = settings.text
-        placeholderLabel = TextLayer()
-        placeholderLabel.fontSize = label.fontSize
-        placeholderLabel.bounds = label.bounds
-        placeholderLabel.position = label.position
-        placeholderLabel.foregroundColor = settings.textColor.multiplyingAlpha(by: 0.6)
-        placeholderLabel.truncatesEnd = true
-        placeholderLabel.string = settings.placeholder
-        placeholderLabel.isHidden = !settings.text.isEmpty
-        field.addSublayer(placeholderLabel)
-        field.addSublayer(label)
+        var style = TextField.Style()
+        style.fontSize = (settings.size.height * 0.35).rounded()
+        style.textColor = settings.textColor
+        style.caretColor = settings.textColor
+        style.placeholderColor = settings.textColor.multiplyingAlpha(by: 0.6)
+        style.placeholder = settings.placeholder
+        style.selectionColor = settings.textColor.multiplyingAlpha(by: 0.35)
+        textField = TextField(context: context,
+                              size: Size(width: max(1, settings.size.width - 2 * inset), height: settings.size.height),
+                              text: settings.text, maximumLength: Self.maximumTextLength, style: style, handlesTouches: false)
+        textField.layer.position = Point(x: settings.size.width / 2, y: settings.size.height / 2)
+        textField.tapArea = field
+        field.addSublayer(textField.layer)
         context.rootLayer.addSublayer(field)
         field.path = ElasticField.path(size: settings.size, cornerRadius: settings.cornerRadius, controls: rest)
 
@@ -123,10 +124,9 @@ public final class ElasticField: Scene {
         link.isPaused = true
         context.addGestureRecognizer(TapGestureRecognizer { [unowned self] tap in
             guard tap.state == .recognized else { return }
-            self.isFocused = true
+            self.textField.tap(at: tap.location(in: self.textField.layer))
             self.bounce()
         }, to: field)
-        context.onTextInput { [unowned self] input in self.edit(input) }
         context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in self.drag(pan) }, to: field)
     }
 
@@ -134,23 +134,11 @@ public final class ElasticField: Scene {
     /// one-line field, and a frame's text layout stays cheap.
     public static let maximumTextLength = 256
 
-    /// Applies typed text while the field has focus.
+    /// Applies typed text while the field has focus (what the runtime does with a key typed
+    /// on a keyboard, real or on screen).
     public func edit(_ input: TextInput) {
         guard isFocused else { return }
-        var text = label.string
-        switch input {
-        case .insert(let characters):
-            guard text.count + characters.count <= Self.maximumTextLength else { return }   // a full field takes no more
-            text += characters
-        case .deleteBackward: if !text.isEmpty { text.removeLast() }
-        case .deleteForward: return                                  // the caret is always at the end
-        case .commit, .cancel: isFocused = false; return
-        }
-        Transaction.begin()
-        Transaction.disableActions = true
-        label.string = text
-        placeholderLabel.isHidden = !text.isEmpty
-        Transaction.commit()
+        textField.apply(input)
     }
 
     /// The edge nearest to a point in the field's coordinates (0 top, 1 right, 2 bottom,
@@ -168,6 +156,15 @@ public final class ElasticField: Scene {
     }
 
     private func drag(_ pan: PanGestureRecognizer) {
+        // With focus, a drag that starts on the text selects; any other pulls an edge.
+        if pan.state == .began {
+            isSelecting = textField.dragSelection(pan)
+            if isSelecting { return }
+        } else if isSelecting {
+            textField.dragSelection(pan)
+            if pan.state == .ended || pan.state == .cancelled { isSelecting = false }
+            return
+        }
         let finger = pan.location(in: field)
         switch pan.state {
         case .began:

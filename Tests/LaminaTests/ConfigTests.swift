@@ -82,6 +82,7 @@ struct ConfigTests {
         ("[input]\ncalibration = \"1 0 inf 0 1 0\"", "input.calibration", "six finite numbers"),
         ("[display]\r\nbackend = \"hdmi\"\r\n", "display.backend", "'hdmi' is not one of"),
         ("[input]\nsource = \"x11\"", "input.source", "not one of"),
+        ("[input]\non_screen_keyboard = \"yes\"", "input.on_screen_keyboard", "true or false"),
         ("[input]\ndevices = \"event3\"", "input.devices", "not a /dev path"),
         ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
         ("[run]\nexit_after = -1", "run.exit_after", "out of range"),

@@ -1,0 +1,254 @@
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+
+/// A one-line editable text (`UITextField`): a clipped layer holding the text, a placeholder
+/// while it is empty, a blinking caret and the selection's highlight, over a
+/// ``TextEditingState``.
+///
+/// A tap gives the field focus and puts the caret at the nearest character boundary; a drag
+/// across the text while it has focus selects. While it has focus, typing from a keyboard
+/// or from the on-screen keyboard (which slides up with the focus, decision 111) goes into
+/// it; Return calls `onCommit` and ends editing, Escape ends it, and so does a touch
+/// outside `tapArea` and the keyboard. Text wider than the field scrolls to keep the caret
+/// in view.
+///
+/// The caret blinks on a ``SceneTimer`` (0.5 s shown, 0.5 s hidden, solid while typing), so
+/// a focused field wakes the loop twice a second instead of animating every frame.
+public final class TextField {
+    /// How the field looks.
+    public struct Style: Sendable {
+        /// The text's size in pixels.
+        public var fontSize = 36.0
+        public var textColor = Color.white
+        /// The placeholder's colour.
+        public var placeholderColor = Color.white.multiplyingAlpha(by: 0.6)
+        public var caretColor = Color(red8: 0xFF, green8: 0xFF, blue8: 0xFF)
+        /// Behind selected characters.
+        public var selectionColor = Color(red8: 0x9C, green8: 0xC3, blue8: 0xFF).multiplyingAlpha(by: 0.45)
+        /// A hint shown while the field is empty.
+        public var placeholder = ""
+
+        public init() {}
+    }
+
+    /// Seconds the caret shows, then hides, while blinking.
+    public static let blinkInterval = 0.5
+    /// The caret's width in pixels, at least: a twentieth of the font size above 40 px.
+    public static let minimumCaretWidth = 2.0
+
+    /// The field's layer: add it to the scene, set its `position`. It clips the text.
+    public let layer: Layer
+    /// The text.
+    public let label: TextLayer
+    /// The hint, shown instead of the text while the text is empty.
+    public let placeholderLabel: TextLayer
+    /// The caret: shown while the field has focus and nothing is selected, blinking.
+    public let caretLayer: Layer
+    /// The selection's highlight, behind the text.
+    public let selectionLayer: Layer
+    /// The touches that keep editing going: one outside this layer (and outside the
+    /// on-screen keyboard) ends it. The field's own layer unless set (a field drawn inside
+    /// a bigger shape sets the shape).
+    public var tapArea: Layer
+    /// Called after every change to the text.
+    public var onChange: ((TextField) -> Void)?
+    /// Called on Return, before editing ends.
+    public var onCommit: ((TextField) -> Void)?
+    /// Called when the field gains or loses focus.
+    public var onFocusChange: ((TextField) -> Void)?
+
+    public let style: Style
+    /// The text and its selection.
+    public private(set) var editing: TextEditingState
+    /// The caret's blink phase: true while shown.
+    public private(set) var isCaretOn = true
+    /// How far the text is scrolled left to keep the caret in view, in pixels.
+    public private(set) var scrollOffset = 0.0
+    private unowned let runtime: Runtime
+    private var blinkTimer: SceneTimer?
+    /// Where a drag started selecting (a character position).
+    private var selectionAnchor: Int?
+
+    /// A field of `size`, showing `text`, holding at most `maximumLength` characters. With
+    /// `handlesTouches` it attaches its own tap and pan recognizers to `layer`; a scene
+    /// with gestures of its own on the same spot passes false and calls ``tap(at:)`` and
+    /// ``dragSelection(_:)`` from its recognizers.
+    public init(context: SceneContext, size: Size, text: String = "", maximumLength: Int = 256,
+                style: Style = Style(), handlesTouches: Bool = true) {
+        runtime = context.runtime
+        self.style = style
+        editing = TextEditingState(text: text, maximumLength: maximumLength)
+        layer = Layer()
+        layer.name = "text-field"
+        layer.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        layer.masksToBounds = true
+        tapArea = layer
+        let lineHeight = (style.fontSize * 1.3).rounded()
+        selectionLayer = Layer()
+        selectionLayer.backgroundColor = style.selectionColor
+        selectionLayer.isHidden = true
+        label = TextLayer()
+        label.fontSize = style.fontSize
+        label.foregroundColor = style.textColor
+        label.anchorPoint = Point(x: 0, y: 0.5)
+        label.bounds = Rect(x: 0, y: 0, width: size.width, height: lineHeight)
+        label.position = Point(x: 0, y: size.height / 2)
+        placeholderLabel = TextLayer()
+        placeholderLabel.fontSize = style.fontSize
+        placeholderLabel.foregroundColor = style.placeholderColor
+        placeholderLabel.truncatesEnd = true
+        placeholderLabel.anchorPoint = Point(x: 0, y: 0.5)
+        placeholderLabel.bounds = label.bounds
+        placeholderLabel.position = label.position
+        placeholderLabel.string = style.placeholder
+        caretLayer = Layer()
+        caretLayer.backgroundColor = style.caretColor
+        caretLayer.bounds = Rect(x: 0, y: 0, width: max(Self.minimumCaretWidth, (style.fontSize / 20).rounded()),
+                                 height: (style.fontSize * 1.15).rounded())
+        caretLayer.isHidden = true
+        for sublayer in [selectionLayer, placeholderLabel, label, caretLayer] { layer.addSublayer(sublayer) }
+        update()
+        if handlesTouches {
+            context.addGestureRecognizer(TapGestureRecognizer { [unowned self] tap in
+                guard tap.state == .recognized else { return }
+                self.tap(at: tap.location(in: self.layer))
+            }, to: layer)
+            context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in self.dragSelection(pan) }, to: layer)
+        }
+    }
+
+    /// The text; setting it puts the caret at its end (cut to the maximum length).
+    public var text: String {
+        get { editing.text }
+        set {
+            editing.setText(newValue)
+            update()
+        }
+    }
+
+    /// True while typing goes into this field.
+    public var isFocused: Bool { runtime.focusedTextField === self }
+
+    /// Gives the field focus (the on-screen keyboard slides up) or takes it away.
+    public func focus() { runtime.focus(self) }
+
+    /// Ends editing here if the field has focus (the on-screen keyboard slides away).
+    public func resignFocus() {
+        if isFocused { runtime.focus(nil) }
+    }
+
+    /// A tap at `point` (the field's coordinates): focus, and the caret at the nearest
+    /// character boundary.
+    public func tap(at point: Point) {
+        focus()
+        editing.placeCaret(at: caretIndex(at: point))
+        restartBlink()
+        update()
+    }
+
+    /// A pan across the field: while it has focus, the selection runs from where the pan
+    /// began to where the finger is. Returns false, doing nothing, when the field has no
+    /// focus or the pan began outside it, so the caller can give the pan to something else.
+    @discardableResult
+    public func dragSelection(_ pan: PanGestureRecognizer) -> Bool {
+        switch pan.state {
+        case .began:
+            guard isFocused, let start = pan.startLocation(in: layer), layer.bounds.contains(start) else { return false }
+            selectionAnchor = caretIndex(at: start)
+            fallthrough
+        case .changed:
+            guard let anchor = selectionAnchor else { return false }
+            editing.select(from: anchor, to: caretIndex(at: pan.location(in: layer)))
+            restartBlink()
+            update()
+            return true
+        case .ended, .cancelled, .failed:
+            defer { selectionAnchor = nil }
+            return selectionAnchor != nil
+        default:
+            return false
+        }
+    }
+
+    /// Applies one typed input (what a keyboard, real or on screen, sends to the focused field).
+    public func apply(_ input: TextInput) {
+        switch editing.apply(input) {
+        case .edited:
+            restartBlink()
+            update()
+            onChange?(self)
+        case .moved:
+            restartBlink()
+            update()
+        case .unchanged:
+            break
+        case .committed:
+            onCommit?(self)
+            resignFocus()
+        case .cancelled:
+            resignFocus()
+        }
+    }
+
+    /// Told by the runtime when focus arrives or leaves.
+    func focusChanged() {
+        if isFocused {
+            restartBlink()
+        } else {
+            blinkTimer?.invalidate()
+            blinkTimer = nil
+            selectionAnchor = nil
+            editing.placeCaret(at: editing.caret)
+        }
+        update()
+        onFocusChange?(self)
+    }
+
+    /// The character boundary nearest to `point` (the field's coordinates).
+    private func caretIndex(at point: Point) -> Int {
+        label.caretIndex(nearestTo: point.x + scrollOffset)
+    }
+
+    /// Shows the caret and starts its blink over.
+    private func restartBlink() {
+        isCaretOn = true
+        blinkTimer?.invalidate()
+        guard isFocused else { return }
+        blinkTimer = SceneContext(runtime: runtime).addTimer(interval: Self.blinkInterval, repeats: true) { [unowned self] _ in
+            self.isCaretOn.toggle()
+            self.update()
+        }
+    }
+
+    /// Lays the layers out from the editing state: text, scroll, caret, selection.
+    private func update() {
+        Transaction.begin()
+        Transaction.disableActions = true
+        defer { Transaction.commit() }
+        let width = layer.bounds.width
+        label.string = editing.text
+        placeholderLabel.isHidden = !editing.text.isEmpty
+        label.bounds.size.width = width
+        let positions = label.caretPositions()
+        let textWidth = positions.last ?? 0
+        label.bounds.size.width = max(width, textWidth + caretLayer.bounds.width)
+        let caretX = positions.isEmpty ? 0 : positions[min(editing.caret, positions.count - 1)]
+        // Scroll only as far as it takes to keep the caret inside, and never past the text's end.
+        let margin = caretLayer.bounds.width
+        if caretX - scrollOffset > width - margin { scrollOffset = caretX - width + margin }
+        if caretX - scrollOffset < 0 { scrollOffset = caretX }
+        scrollOffset = max(0, min(scrollOffset, max(0, textWidth + margin - width)))
+        label.position.x = -scrollOffset
+        caretLayer.position = Point(x: caretX - scrollOffset + caretLayer.bounds.width / 2, y: layer.bounds.height / 2)
+        caretLayer.isHidden = !(isFocused && editing.selection.isEmpty && isCaretOn)
+        if isFocused, !editing.selection.isEmpty, positions.count > editing.selection.upperBound {
+            let start = positions[editing.selection.lowerBound], end = positions[editing.selection.upperBound]
+            selectionLayer.frame = Rect(x: start - scrollOffset, y: (layer.bounds.height - caretLayer.bounds.height) / 2,
+                                        width: end - start, height: caretLayer.bounds.height)
+            selectionLayer.isHidden = false
+        } else {
+            selectionLayer.isHidden = true
+        }
+    }
+}

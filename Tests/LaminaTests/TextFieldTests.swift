@@ -1,0 +1,185 @@
+import Lamina
+import LaminaDisplay
+import LaminaGeometry
+import LaminaInput
+import LaminaLayers
+import LaminaTestSupport
+import Testing
+
+/// A scene with one text field, 400x60 at (120, 70) on a 640x480 screen.
+final class TextFieldScene: Scene {
+    static let name = "text-field"
+    let field: TextField
+    var commits: [String] = []
+
+    init(context: SceneContext, settings: NoSettings) {
+        var style = TextField.Style()
+        style.fontSize = 30
+        style.placeholder = "Name"
+        field = TextField(context: context, size: Size(width: 400, height: 60), text: "hello", maximumLength: 64, style: style)
+        field.layer.position = Point(x: 320, y: 100)
+        context.rootLayer.addSublayer(field.layer)
+        field.onCommit = { [unowned self] field in self.commits.append(field.text) }
+    }
+}
+
+@Suite("Text fields and the on-screen keyboard", .serialized)
+struct TextFieldTests {
+    private func makeScene(layout: String = "us") throws -> (DummyDisplayRig, Runtime, TextFieldScene) {
+        let rig = try DummyDisplayRig(width: 640, height: 480, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        runtime.keyboard = try Keyboard(layout: layout)
+        let scene = try runtime.install(TextFieldScene.self, settings: NoSettings())
+        #expect(runtime.run(untilSettled: true) == .settled)
+        return (rig, runtime, scene)
+    }
+
+    /// Plays `script` (touch script lines, times from now) until everything settles, or for `seconds`.
+    private func play(_ script: String, on runtime: Runtime, _ rig: DummyDisplayRig, for seconds: Double? = nil) throws {
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: script), start: rig.clock.now))
+        if let seconds { runtime.run(exitAfter: seconds, untilSettled: false) } else { runtime.run(untilSettled: true) }
+    }
+
+    /// Where the key labelled `label` is on the screen (its centre).
+    private func keyCentre(_ label: String, _ runtime: Runtime) throws -> String {
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        let key = try #require(keyboard.keys.first { $0.label == label })
+        let origin = keyboard.layer.frame.origin
+        return "\(Int(origin.x + key.frame.midX)),\(Int(origin.y + key.frame.origin.y + key.frame.size.height / 2))"
+    }
+
+    @Test("a tap gives the field focus and puts the caret at the nearest boundary; the keyboard slides up from below the edge")
+    func tapFocuses() throws {
+        let (rig, runtime, scene) = try makeScene()
+        #expect(!scene.field.isFocused && runtime.onScreenKeyboard == nil)
+        let positions = scene.field.label.caretPositions()
+        let x = 120 + (positions[2] * 0.7 + positions[3] * 0.3)          // nearer boundary 2
+        try play("at 0.1 tap \(Int(x.rounded())),100", on: runtime, rig, for: 0.2)
+        #expect(scene.field.isFocused && scene.field.editing.caret == 2)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        #expect(keyboard.isShown)
+        // Sliding: the panel starts below the screen and ends flush with the bottom edge.
+        let start = try #require(keyboard.layer.presentation()?.position.y)
+        runtime.run(exitAfter: OnScreenKeyboard.slideDuration + 0.1, untilSettled: false)
+        let end = try #require(keyboard.layer.presentation()?.position.y)
+        #expect(start > end)
+        #expect(abs(keyboard.layer.frame.maxY - 480) < 1e-9 && keyboard.layer.frame.size.width == 640)
+        #expect(!scene.field.caretLayer.isHidden || !scene.field.isCaretOn)
+    }
+
+    @Test("the keys type into the field: letters, one-shot shift, digits from the symbols page, space, backspace; Return commits and the keyboard slides away")
+    func typing() throws {
+        let (rig, runtime, scene) = try makeScene()
+        scene.field.text = ""
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
+        // One key at a time: a page key relabels the keys.
+        func tap(_ labels: String...) throws {
+            for label in labels { try play("at 0.1 tap \(try keyCentre(label, runtime))", on: runtime, rig, for: 0.3) }
+        }
+        try tap("\u{21E7}", "H", "i")                 // shift shows the capitals; after one it is off
+        #expect(scene.field.text == "Hi")
+        try tap(" ", "?123", "4", "2", "\u{232B}")
+        #expect(scene.field.text == "Hi 4")
+        try play("at 0.1 tap \(try keyCentre("\u{21B5}", runtime))", on: runtime, rig)
+        #expect(scene.commits == ["Hi 4"] && !scene.field.isFocused)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        #expect(!keyboard.isShown && keyboard.layer.isHidden && keyboard.page == 0)
+        #expect(scene.field.caretLayer.isHidden)
+    }
+
+    @Test("a drag across the text selects it, hiding the caret; typing replaces the selection")
+    func dragSelects() throws {
+        let (rig, runtime, scene) = try makeScene()
+        scene.field.text = "hello world"
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.3)
+        let positions = scene.field.label.caretPositions()
+        try play("at 0.1 drag \(Int(120 + positions[0] + 1)),100 \(Int(120 + positions[5] - 1)),100 over 0.3", on: runtime, rig, for: 0.6)
+        #expect(scene.field.editing.selection == 0..<5)
+        #expect(scene.field.caretLayer.isHidden && !scene.field.selectionLayer.isHidden)
+        #expect(abs(scene.field.selectionLayer.frame.size.width - (positions[5] - positions[0])) < 1e-9)
+        scene.field.apply(.insert("bye"))
+        #expect(scene.field.text == "bye world" && scene.field.selectionLayer.isHidden)
+    }
+
+    @Test("a touch outside the field and the keyboard ends editing; a touch on the keyboard does not")
+    func tapOutside() throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        try play("at 0.1 tap \(Int(keyboard.layer.frame.origin.x + 2)),\(Int(keyboard.layer.frame.origin.y + 1))", on: runtime, rig, for: 0.3)
+        #expect(scene.field.isFocused && keyboard.isShown)
+        try play("at 0.1 tap 320,200", on: runtime, rig)
+        #expect(!scene.field.isFocused && !keyboard.isShown && keyboard.layer.isHidden)
+    }
+
+    @Test("the caret blinks, 0.5 s on and 0.5 s off, solid again after each edit; a focused field at rest draws about two frames a second")
+    func blinking() throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)   // settles the keyboard's slide
+        let field = scene.field
+        scene.field.apply(.insert("!"))
+        let edited = rig.clock.now
+        #expect(!field.caretLayer.isHidden)
+        runtime.run(exitAfter: 0.45, untilSettled: false)
+        #expect(!field.caretLayer.isHidden)
+        runtime.run(exitAfter: 0.1, untilSettled: false)              // 0.55 s after the edit
+        #expect(field.caretLayer.isHidden)
+        runtime.run(exitAfter: 0.5, untilSettled: false)              // 1.05 s
+        #expect(!field.caretLayer.isHidden)
+        #expect(rig.clock.now - edited > 1.0)
+        let frames = runtime.renderedFrames
+        runtime.run(exitAfter: 10, untilSettled: false)
+        #expect((19...21).contains(runtime.renderedFrames - frames))
+    }
+
+    @Test("text wider than the field scrolls to keep the caret inside; Home scrolls back")
+    func scrolling() throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.3)
+        let field = scene.field
+        for _ in 0..<40 { field.apply(.insert("m")) }
+        #expect(field.scrollOffset > 0)
+        let caretX = field.caretLayer.position.x
+        #expect(caretX > 0 && caretX < 400)
+        #expect(abs(field.label.position.x + field.scrollOffset) < 1e-9)
+        field.apply(.moveToStart)
+        #expect(field.scrollOffset == 0 && field.caretLayer.position.x < 5)
+    }
+
+    @Test("the letter keys follow the xkb layout: QWERTY, QWERTZ with umlauts, AZERTY")
+    func layouts() throws {
+        func rows(_ layout: String) throws -> [String] {
+            OnScreenKeyboard.letterRows(from: try Keyboard(layout: layout)).map { $0.map(\.plain).joined() }
+        }
+        #expect(try rows("us") == ["qwertyuiop", "asdfghjkl", "zxcvbnm"])
+        #expect(try rows("de") == ["qwertzuiopü", "asdfghjklöä", "yxcvbnm"])
+        #expect(try rows("fr") == ["azertyuiop", "qsdfghjklmù", "wxcvbn"])
+        let us = OnScreenKeyboard.letterRows(from: try Keyboard(layout: "us"))
+        #expect(us[0][0].shifted == "Q")
+        let symbols = OnScreenKeyboard.symbols(from: try Keyboard(layout: "us"))
+        #expect(symbols.prefix(10) == ["!", "@", "#", "$", "%", "^", "&", "*", "(", ")"])
+        #expect(Set(symbols).count == symbols.count && symbols.allSatisfy { !$0.contains(where: \.isLetter) })
+    }
+
+    @Test("the keys of every page sit inside the panel without overlapping, German layout included")
+    func keyGeometry() throws {
+        let (rig, runtime, scene) = try makeScene(layout: "de")
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        var pages = 0
+        for page in [nil, "?123"] + (1..<keyboard.symbolPageCount).map { "\($0)/\(keyboard.symbolPageCount)" } {
+            if let page { try play("at 0.1 tap \(try keyCentre(page, runtime))", on: runtime, rig, for: 0.3) }
+            let panel = keyboard.layer.bounds
+            let keys = keyboard.keys
+            #expect(keys.allSatisfy { panel.contains($0.frame.origin) && $0.frame.maxX <= panel.maxX && $0.frame.maxY <= panel.maxY })
+            for (i, a) in keys.enumerated() {
+                for b in keys[(i + 1)...] {
+                    #expect(a.frame.maxX <= b.frame.minX || b.frame.maxX <= a.frame.minX
+                            || a.frame.maxY <= b.frame.minY || b.frame.maxY <= a.frame.minY)
+                }
+            }
+            pages += 1
+        }
+        #expect(pages >= 2 && scene.field.isFocused)
+    }
+}
