@@ -140,6 +140,10 @@ public struct LaminaConfig {
     /// Whether a keyboard slides up when a text field takes focus (`[input]
     /// on_screen_keyboard`); off for kiosks with a real keyboard.
     public var onScreenKeyboard = true
+    /// When the pointer of a mouse or trackball is drawn (`[input] cursor`).
+    public var cursor = CursorMode.auto
+    /// Seconds without pointer motion before an `auto` pointer hides (`[input] cursor_hide_after`).
+    public var cursorHideAfter = 3.0
     /// Per-scene tables, by scene name, for the scene to read.
     public var sceneTables: [String: SettingsTable] = [:]
 
@@ -239,6 +243,9 @@ public struct LaminaConfig {
                 config.repeatDelay = try table.number("repeat_delay", default: config.repeatDelay, in: 0.1...5)
                 config.repeatRate = try table.number("repeat_rate", default: config.repeatRate, in: 1...100)
                 config.onScreenKeyboard = try table.bool("on_screen_keyboard", default: config.onScreenKeyboard)
+                config.cursor = CursorMode(rawValue: try table.choice("cursor", default: config.cursor.rawValue,
+                                                                       allowed: CursorMode.allCases.map(\.rawValue)))!
+                config.cursorHideAfter = try table.number("cursor_hide_after", default: config.cursorHideAfter, in: 0.5...3600)
                 // Blame the first setting that makes the keymap fail: the layout alone, then
                 // with the variant, then with the options.
                 let attempts: [(key: String, variant: String, options: String)] = [

@@ -189,6 +189,7 @@ public enum Daemon {
         runtime.keyboard?.repeatDelay = next.repeatDelay
         runtime.keyboard?.repeatRate = next.repeatRate
         runtime.showsOnScreenKeyboard = next.onScreenKeyboard
+        runtime.setCursorMode(next.cursor, hideAfter: next.cursorHideAfter)
         // A scene file's bindings keep their running values, except those `[bindings]` sets.
         var kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
         for key in next.bindings?.keys ?? [] { kept[key] = nil }
@@ -354,6 +355,7 @@ public enum Daemon {
             logger.warning("no text entry from keys: \(error)")
         }
         runtime.showsOnScreenKeyboard = config.onScreenKeyboard
+        if options.calibration == nil { runtime.setCursorMode(config.cursor, hideAfter: config.cursorHideAfter) }
         // The config's script drives the dummy display; one named on the command line is
         // replayed on any backend (a scripted check of a real panel without a finger).
         if let script, backend.isDummy || options.touchScript != nil {

@@ -5,11 +5,15 @@ import LaminaInput
 extension Runtime {
     /// Delivers the input due by `now`; what it changes is committed with the turn.
     func handleInput(now: Double) {
+        var fingerWentDown = false
         for source in touchSources {
             for event in source.events(upTo: now) {
                 workDone = true
                 guard admitTouch(event) else { continue }
-                if case .down = event.kind { telemetry.touchWentDown() }
+                if case .down(let slot, _) = event.kind {
+                    telemetry.touchWentDown()
+                    if slot != LibinputSource.pointerSlot { fingerWentDown = true }   // the mouse's button is no finger
+                }
                 let mark = changeMark
                 dispatcher.dispatch(event)
                 if case .frame = event.kind { continue }
@@ -35,5 +39,6 @@ extension Runtime {
             for input in keyboard.repeats(upTo: now) { deliver(input) }
         }
         if timers.fire(upTo: now) { workDone = true }
+        handlePointer(now: now, touchWentDown: fingerWentDown)
     }
 }

@@ -34,6 +34,7 @@ extension Runtime {
             do {
                 try timedDeviceCall("a modeset") { () throws(KMSError) in try display.setModeAgain() }
                 logger.notice("display calls refused \(failuresInARow) times in a row: mode set again")
+                cursor?.restore()
             } catch {
                 logger.warning("display calls keep being refused and setting the mode again failed: \(error)")
             }
@@ -67,6 +68,7 @@ extension Runtime {
         }
         scheduler.vblankRequested = false
         scheduler.retryAt = nil
+        cursor?.restore()
         blanking.lastInput = clock.now                     // a newly lit panel gets a full idle period
         tree.setNeedsCommit()
     }
@@ -112,6 +114,7 @@ extension Runtime {
             return
         }
         isOutputPaused = false
+        cursor?.restore()
         logger.notice("DRM master regained: mode set again, repainting")
         announceStatus(showingStatus)
         tree.setNeedsCommit()

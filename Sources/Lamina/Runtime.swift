@@ -74,6 +74,8 @@ public final class Runtime {
     /// Whether the on-screen keyboard slides up when a text field takes focus
     /// (`[input] on_screen_keyboard`).
     public var showsOnScreenKeyboard = true
+    /// The pointer drawn for a mouse or trackball (`setCursorMode`); nil: none drawn.
+    public internal(set) var cursor: PointerCursor?
     /// The on-screen keyboard, made the first time a text field takes focus.
     public internal(set) var onScreenKeyboard: OnScreenKeyboard?
     /// Called on SIGHUP (when signals are watched): the daemon reloads its configuration.
@@ -306,6 +308,7 @@ public final class Runtime {
             if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
             if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
             if let timer = timers.nextFireTime { candidates.append(timer) }
+            if let hide = cursor?.hideDueAt { candidates.append(hide) }
             if let check = watchdog.checkTime { candidates.append(check) }
             if let deadline { candidates.append(deadline) }
             let next = candidates.min()

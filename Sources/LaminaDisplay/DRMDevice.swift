@@ -263,6 +263,23 @@ public final class DRMDevice: KMSDevice {
         if ret != 0 { throw KMSError(call: "drmModePageFlip", errno: Self.errnoOf(ret)) }
     }
 
+    public func cursorSize(crtc: UInt32) -> (width: Int, height: Int)? {
+        let width = (try? capability(UInt64(DRM_CAP_CURSOR_WIDTH))) ?? 64
+        let height = (try? capability(UInt64(DRM_CAP_CURSOR_HEIGHT))) ?? 64
+        guard width > 0, height > 0, width <= 512, height <= 512 else { return nil }
+        return (Int(width), Int(height))
+    }
+
+    public func setCursor(crtc: UInt32, buffer: DumbBuffer?) throws(KMSError) {
+        let ret = drmModeSetCursor(fd, crtc, buffer?.handle ?? 0, UInt32(buffer?.width ?? 0), UInt32(buffer?.height ?? 0))
+        if ret != 0 { throw KMSError(call: "drmModeSetCursor", errno: Self.errnoOf(ret)) }
+    }
+
+    public func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError) {
+        let ret = drmModeMoveCursor(fd, crtc, Int32(clamping: x), Int32(clamping: y))
+        if ret != 0 { throw KMSError(call: "drmModeMoveCursor", errno: Self.errnoOf(ret)) }
+    }
+
     public func queueVBlankEvent(crtc: UInt32) throws(KMSError) {
         var queued: UInt64 = 0
         let context = UInt64(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))

@@ -53,6 +53,12 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var flipDamage: [PixelRect?] = []
     /// How many recent flips' damage clips are kept.
     public static let flipDamageHistory = 1024
+    /// The cursor image shown (nil: hidden) and where its top-left corner is.
+    public private(set) var cursorBuffer: DumbBuffer?
+    public private(set) var cursorPosition = (x: 0, y: 0)
+    /// Cursor calls made (set and move), for tests that count them.
+    public private(set) var cursorCalls = 0
+
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.
     public var consoleFramebuffer: UInt32?
@@ -275,8 +281,63 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer? {
-        guard crtc == crtcID, active != nil, let fb = scanoutFramebuffer else { return nil }
-        return framebufferImage(fb)
+        guard crtc == crtcID, active != nil, let fb = scanoutFramebuffer, let frame = framebufferImage(fb) else { return nil }
+        if let cursor = cursorBuffer, let allocation = allocations[cursor.handle] {
+            compose(cursor: allocation, onto: frame)
+        }
+        return frame
+    }
+
+    /// The cursor plane over the primary, as a CRTC blends them: premultiplied source-over.
+    private func compose(cursor: Allocation, onto frame: PixelBuffer) {
+        let image = cursor.memory.baseAddress!
+        for y in 0..<cursor.buffer.height {
+            let fy = cursorPosition.y + y
+            guard fy >= 0, fy < frame.height else { continue }
+            for x in 0..<cursor.buffer.width {
+                let fx = cursorPosition.x + x
+                guard fx >= 0, fx < frame.width else { continue }
+                let s = image.load(fromByteOffset: y * cursor.buffer.pitch + x * 4, as: UInt32.self)
+                let inverse = 255 - (s >> 24)
+                let d = frame.pixels[fy * frame.stride + fx]
+                var out: UInt32 = 0xFF00_0000
+                for shift: UInt32 in [0, 8, 16] {
+                    let channel = ((s >> shift) & 0xFF) + (((d >> shift) & 0xFF) * inverse + 127) / 255
+                    out |= min(channel, 255) << shift
+                }
+                frame.pixels[fy * frame.stride + fx] = out
+            }
+        }
+    }
+
+    /// Whether the dummy has a cursor plane (tests turn it off to see the composited pointer).
+    public var hasCursorPlane: Bool { planes.contains { $0.kind == .cursor } }
+
+    public func cursorSize(crtc: UInt32) -> (width: Int, height: Int)? {
+        hasCursorPlane && crtc == crtcID ? (64, 64) : nil
+    }
+
+    public func setCursor(crtc: UInt32, buffer: DumbBuffer?) throws(KMSError) {
+        cursorCalls += 1
+        guard hasCursorPlane, crtc == crtcID else {
+            throw KMSError(call: "drmModeSetCursor", errno: Errno.noSuchAddressOrDevice, detail: "no cursor plane")
+        }
+        if isMasterLost { throw KMSError(call: "drmModeSetCursor", errno: Errno.permissionDenied) }
+        if let buffer {
+            guard allocations[buffer.handle] != nil, buffer.bitsPerPixel == 32 else {
+                throw KMSError(call: "drmModeSetCursor", errno: Errno.invalidArgument, detail: "not a 32-bit dumb buffer")
+            }
+        }
+        cursorBuffer = buffer
+    }
+
+    public func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError) {
+        cursorCalls += 1
+        guard hasCursorPlane, crtc == crtcID else {
+            throw KMSError(call: "drmModeMoveCursor", errno: Errno.noSuchAddressOrDevice, detail: "no cursor plane")
+        }
+        if isMasterLost { throw KMSError(call: "drmModeMoveCursor", errno: Errno.permissionDenied) }
+        cursorPosition = (x, y)
     }
 
     /// The pixels of a framebuffer as an opaque image (X bytes ignored; RGB565 widened by bit

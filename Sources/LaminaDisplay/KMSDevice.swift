@@ -1,4 +1,5 @@
 import LaminaPixels
+import SystemPackage
 
 /// The KMS device contract Lamina drives: the subset of the kernel's DRM/KMS uAPI a
 /// double-buffered CPU renderer needs. `DRMDevice` implements it with libdrm on a real card;
@@ -65,9 +66,28 @@ public protocol KMSDevice: AnyObject {
     /// The frame the CRTC composes now, read back (writeback on a kernel device, the
     /// scanned-out framebuffer on the dummy); nil when the device cannot read back.
     func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer?
+
+    /// The size of image the CRTC's cursor plane takes (`DRM_CAP_CURSOR_WIDTH` and
+    /// `_HEIGHT`, 64x64 where the driver does not say); nil when the device has none.
+    func cursorSize(crtc: UInt32) -> (width: Int, height: Int)?
+    /// `drmModeSetCursor`: shows `buffer` (ARGB8888, premultiplied, `cursorSize`) on the
+    /// cursor plane, or hides the cursor with nil. Cursor calls do not wait for a vblank:
+    /// the kernel applies them as they come, between and during page flips.
+    func setCursor(crtc: UInt32, buffer: DumbBuffer?) throws(KMSError)
+    /// `drmModeMoveCursor`: puts the cursor image's top-left corner at (x, y) on the CRTC.
+    func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError)
 }
 
 extension KMSDevice {
+    /// Devices without a cursor plane (fbdev): the pointer is drawn into the frame.
+    public func cursorSize(crtc: UInt32) -> (width: Int, height: Int)? { nil }
+    public func setCursor(crtc: UInt32, buffer: DumbBuffer?) throws(KMSError) {
+        throw KMSError(call: "drmModeSetCursor", errno: Errno.noSuchAddressOrDevice, detail: "\(name) has no cursor plane")
+    }
+    public func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError) {
+        throw KMSError(call: "drmModeMoveCursor", errno: Errno.noSuchAddressOrDevice, detail: "\(name) has no cursor plane")
+    }
+
     /// The log's words for a KMS device's flips: legacy `drmModePageFlip`, or atomic
     /// commits with or without `FB_DAMAGE_CLIPS`.
     static func pageFlipDescription(atomic: Bool, damageClips: Bool) -> String {

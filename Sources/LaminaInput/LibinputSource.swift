@@ -11,6 +11,14 @@ public protocol KeySource: AnyObject {
     func keyEvents(upTo time: Double) -> [KeyEvent]
 }
 
+/// A source of pointer positions (a mouse, a trackball): where the pointer went, for the
+/// cursor drawn on screen. Its button is a finger among the source's touches.
+public protocol PointerSource: AnyObject {
+    /// The pointer's latest position (panel pixels) and when it moved there, if it moved
+    /// since the last call; consumed.
+    func takePointerMotion() -> (time: Double, position: Point)?
+}
+
 /// A key going down or up, as libinput reports it (evdev key code, `CLOCK_MONOTONIC`).
 public struct KeyEvent: Hashable, Sendable {
     /// When the key changed, on the monotonic clock (seconds).
@@ -36,7 +44,7 @@ public struct KeyEvent: Hashable, Sendable {
 /// with udev (seat backend); a device removed with fingers down cancels their touches. A
 /// calibration matrix (libinput's convention, `LIBINPUT_CALIBRATION_MATRIX`) is applied by
 /// libinput on every touch device that takes one.
-public final class LibinputSource: TouchSource, KeySource {
+public final class LibinputSource: TouchSource, KeySource, PointerSource {
     /// Where the devices come from.
     public enum Backend: Equatable, Sendable {
         /// Every device udev puts on the seat (`seat0`), with hotplug.
@@ -61,6 +69,8 @@ public final class LibinputSource: TouchSource, KeySource {
     /// Seat slots down, and the device each belongs to.
     private var slotsDown: [Int: OpaquePointer] = [:]
     private var cursor: Point
+    /// The pointer's last motion not yet taken.
+    private var pointerMotion: (time: Double, position: Point)?
     private var pointerDevice: OpaquePointer?
     private var warnedOutOfRange: Set<String> = []
 
@@ -90,6 +100,13 @@ public final class LibinputSource: TouchSource, KeySource {
         readEvents()
         defer { pending.removeAll() }
         return pending
+    }
+
+    /// The pointer's last motion read so far.
+    public func takePointerMotion() -> (time: Double, position: Point)? {
+        readEvents()
+        defer { pointerMotion = nil }
+        return pointerMotion
     }
 
     /// The key events read so far (times are the kernel's, never after `time`).
@@ -231,9 +248,11 @@ public final class LibinputSource: TouchSource, KeySource {
         switch type {
         case LIBINPUT_EVENT_POINTER_MOTION:
             cursor = onPanel(cursor.x + libinput_event_pointer_get_dx(pointer), cursor.y + libinput_event_pointer_get_dy(pointer), device: nil)
+            pointerMotion = (time, cursor)
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             cursor = onPanel(libinput_event_pointer_get_absolute_x_transformed(pointer, UInt32(panelSize.width)),
                              libinput_event_pointer_get_absolute_y_transformed(pointer, UInt32(panelSize.height)), device: device)
+            pointerMotion = (time, cursor)
         default:
             guard libinput_event_pointer_get_button(pointer) == 0x110 else { return }        // BTN_LEFT
             if libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED {

@@ -83,6 +83,8 @@ struct ConfigTests {
         ("[display]\r\nbackend = \"hdmi\"\r\n", "display.backend", "'hdmi' is not one of"),
         ("[input]\nsource = \"x11\"", "input.source", "not one of"),
         ("[input]\non_screen_keyboard = \"yes\"", "input.on_screen_keyboard", "true or false"),
+        ("[input]\ncursor = \"sometimes\"", "input.cursor", "not one of"),
+        ("[input]\ncursor_hide_after = 0", "input.cursor_hide_after", "out of range"),
         ("[input]\ndevices = \"event3\"", "input.devices", "not a /dev path"),
         ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
         ("[run]\nexit_after = -1", "run.exit_after", "out of range"),

@@ -26,9 +26,11 @@ struct ScreenshotWriterTests {
         let frame = PixelBuffer(width: 64, height: 48)
         frame.fill(pixel: 0xFF11_2233)
         let address = ControlServer.ReplyAddress(client: 3, id: .number(9))
+        writer.queue.suspend()                                  // holds the first screenshot in progress
         #expect(writer.start(frame, path: folder + "/a.png", for: address))
         frame.fill(pixel: 0xFFFF_FFFF)                          // the next frame, drawn while it is written
         #expect(!writer.start(frame, path: folder + "/b.png", for: address))
+        writer.queue.resume()
         #expect(Self.waitForWakeup(writer))
         let finished = writer.takeFinished()
         #expect(finished.count == 1 && finished[0].error == nil && finished[0].address.client == 3 && finished[0].address.id == .number(9))

@@ -28,7 +28,8 @@ final class ScreenshotWriter: Sendable {
 
     /// Readable when a screenshot has finished (the loop polls it).
     let wakeup: WakeupEvent
-    private let queue = DispatchQueue(label: "lamina.screenshot")
+    /// Where the encoding runs (tests suspend it to hold a screenshot in progress).
+    let queue = DispatchQueue(label: "lamina.screenshot")
     private let state = Mutex<(busy: Bool, finished: [Finished])>((false, []))
 
     init() throws(Errno) {
