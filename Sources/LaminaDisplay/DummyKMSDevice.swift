@@ -53,8 +53,9 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var flipDamage: [PixelRect?] = []
     /// How many recent flips' damage clips are kept.
     public static let flipDamageHistory = 1024
-    /// The cursor image shown (nil: hidden) and where its top-left corner is.
+    /// The cursor image shown (nil: hidden).
     public private(set) var cursorBuffer: DumbBuffer?
+    /// Where the cursor image's top-left corner is on the CRTC.
     public private(set) var cursorPosition = (x: 0, y: 0)
     /// Cursor calls made (set and move), for tests that count them.
     public private(set) var cursorCalls = 0

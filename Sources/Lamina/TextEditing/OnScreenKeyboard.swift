@@ -30,7 +30,9 @@ public final class OnScreenKeyboard {
 
     /// One key: what it does, its label and where it is in the panel.
     public struct Key {
+        /// What pressing it does.
         public var action: Action
+        /// What its cap shows.
         public var label: String
         /// In the panel's coordinates.
         public var frame: Rect
