@@ -198,6 +198,9 @@ public final class Runtime {
         didSet {
             precondition([0, 90, 180, 270].contains(rotation), "rotation is 0, 90, 180 or 270")
             placeRoot()
+            guard rotation != oldValue else { return }
+            cursor?.redraw()                                 // the plane's arrow is turned with the picture
+            if onScreenKeyboard != nil { dropOnScreenKeyboard() }   // laid out for the old width
         }
     }
 

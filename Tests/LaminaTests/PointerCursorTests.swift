@@ -176,4 +176,21 @@ struct PointerCursorTests {
             #expect(a.centre.distance(to: Point(x: 160, y: 120)) > 5)
         }
     }
+
+    @Test("turning the picture while the pointer shows turns the plane's arrow with it: at 180° its body lies opposite, about the same tip")
+    func turnWhileShown() throws {
+        let (rig, runtime) = try makeRig(plane: true)
+        runtime.setCursorMode(.auto)
+        let tip = Point(x: 160, y: 120)
+        runtime.addTouchSource(MouseListSource(clock: rig.clock, motions: [(rig.clock.now + 0.1, tip)]))
+        runtime.run(exitAfter: 0.3, untilSettled: false)
+        let upright = lightCentroid(try #require(try rig.device.captureComposedFrame(crtc: rig.device.crtcID)))
+        runtime.rotation = 180
+        runtime.run(exitAfter: 0.1, untilSettled: false)
+        #expect(runtime.cursor?.isVisible == true && runtime.cursor?.drawing == .plane)
+        let turned = lightCentroid(try #require(try rig.device.captureComposedFrame(crtc: rig.device.crtcID)))
+        let (a, b) = (upright.centre - tip, turned.centre - tip)
+        #expect(a.x > 2 && a.y > 2, "the upright arrow's body is below and right of its tip: \(a)")
+        #expect((a + b).distance(to: .zero) < 1.5, "\(a) turned is \(b)")
+    }
 }

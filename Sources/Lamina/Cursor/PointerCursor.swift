@@ -143,6 +143,24 @@ public final class PointerCursor {
         show()
     }
 
+    /// Draws the arrow again from scratch (the picture turned: the plane's image is turned
+    /// with it, the composited one is placed anew), showing it if it showed.
+    func redraw() {
+        let wasVisible = isVisible
+        let due = hideDueAt
+        hide()
+        releasePlane()
+        drawing = nil
+        Transaction.begin()
+        Transaction.disableActions = true
+        layer.removeFromSuperlayer()
+        Transaction.commit()
+        if wasVisible {
+            show()
+            hideDueAt = due
+        }
+    }
+
     private func placeOnPlane() throws(KMSError) {
         guard let plane else { return }
         try device.moveCursor(crtc: crtc,
