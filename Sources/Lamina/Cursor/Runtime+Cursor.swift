@@ -21,7 +21,7 @@ extension Runtime {
 
     /// Pointer motion due by `now`, a touch that hides the pointer, and its idle timer.
     func handlePointer(now: Double, touchWentDown: Bool) {
-        guard let cursor else { return }
+        guard let cursor, !isSwitchedAway else { return }         // another VT owns the cursor plane
         if touchWentDown { cursor.touched() }
         for source in touchSources.compactMap({ $0 as? PointerSource }) {
             guard let motion = source.takePointerMotion() else { continue }
@@ -35,7 +35,6 @@ extension Runtime {
     /// A moving mouse is someone at the kiosk: it keeps the panel from dimming or blanking,
     /// and wakes it as a touch would (but has nothing to swallow).
     private func pointerMoved(at now: Double) {
-        guard !isSwitchedAway else { return }
         blanking.lastInput = now
         if display.isBlanked {
             if touchMayWake() { wakeNow(reason: "by the pointer") }

@@ -221,8 +221,16 @@ public final class TextField {
         guard isFocused else { return }
         blinkTimer = SceneContext(runtime: runtime).addTimer(interval: Self.blinkInterval, repeats: true) { [unowned self] _ in
             self.isCaretOn.toggle()
-            self.update()
+            Transaction.begin()
+            Transaction.disableActions = true
+            self.showCaretIfDue()
+            Transaction.commit()
         }
+    }
+
+    /// The caret shows while the field has focus, nothing is selected and the blink is on.
+    private func showCaretIfDue() {
+        caretLayer.isHidden = !(isFocused && editing.selection.isEmpty && isCaretOn)
     }
 
     /// Lays the layers out from the editing state: text, scroll, caret, selection.
@@ -233,8 +241,7 @@ public final class TextField {
         let width = layer.bounds.width
         label.string = editing.text
         placeholderLabel.isHidden = !editing.text.isEmpty
-        label.bounds.size.width = width
-        let positions = label.caretPositions()
+        let positions = label.caretPositions()              // left-aligned: the label's width does not move them
         let textWidth = positions.last ?? 0
         label.bounds.size.width = max(width, textWidth + caretLayer.bounds.width)
         let caretX = positions.isEmpty ? 0 : positions[min(editing.caret, positions.count - 1)]
@@ -245,7 +252,7 @@ public final class TextField {
         scrollOffset = max(0, min(scrollOffset, max(0, textWidth + margin - width)))
         label.position.x = -scrollOffset
         caretLayer.position = Point(x: caretX - scrollOffset + caretLayer.bounds.width / 2, y: layer.bounds.height / 2)
-        caretLayer.isHidden = !(isFocused && editing.selection.isEmpty && isCaretOn)
+        showCaretIfDue()
         if isFocused, !editing.selection.isEmpty, positions.count > editing.selection.upperBound {
             let start = positions[editing.selection.lowerBound], end = positions[editing.selection.upperBound]
             selectionLayer.frame = Rect(x: start - scrollOffset, y: (layer.bounds.height - caretLayer.bounds.height) / 2,
