@@ -40,7 +40,9 @@ public final class TextField {
     /// The caret's width in pixels, at least: a twentieth of the font size above 40 px.
     public static let minimumCaretWidth = 2.0
 
-    /// The field's layer: add it to the scene, set its `position`. It clips the text.
+    /// The field's layer: add it to the scene, set its `position`. It clips the text while
+    /// the text is wider than the field (clipping costs a coverage mask every frame the
+    /// field is drawn, so a text that fits is not clipped).
     public let layer: Layer
     /// The text.
     public let label: TextLayer
@@ -86,7 +88,6 @@ public final class TextField {
         layer = Layer()
         layer.name = "text-field"
         layer.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        layer.masksToBounds = true
         tapArea = layer
         let lineHeight = (style.fontSize * 1.3).rounded()
         selectionLayer = Layer()
@@ -244,6 +245,7 @@ public final class TextField {
         let positions = label.caretPositions()              // left-aligned: the label's width does not move them
         let textWidth = positions.last ?? 0
         label.bounds.size.width = max(width, textWidth + caretLayer.bounds.width)
+        layer.masksToBounds = textWidth + caretLayer.bounds.width > width
         let caretX = positions.isEmpty ? 0 : positions[min(editing.caret, positions.count - 1)]
         // Scroll only as far as it takes to keep the caret inside, and never past the text's end.
         let margin = caretLayer.bounds.width
