@@ -57,8 +57,6 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var cursorBuffer: DumbBuffer?
     /// Where the cursor image's top-left corner is on the CRTC.
     public private(set) var cursorPosition = (x: 0, y: 0)
-    /// Cursor calls made (set and move), for tests that count them.
-    public private(set) var cursorCalls = 0
 
     /// What the CRTC showed before Lamina's first modeset (a console framebuffer, say), put
     /// back by `restoreSavedState`; nil: the CRTC was off.
@@ -319,7 +317,6 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func setCursor(crtc: UInt32, buffer: DumbBuffer?) throws(KMSError) {
-        cursorCalls += 1
         guard hasCursorPlane, crtc == crtcID else {
             throw KMSError(call: "drmModeSetCursor", errno: Errno.noSuchAddressOrDevice, detail: "no cursor plane")
         }
@@ -333,7 +330,6 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError) {
-        cursorCalls += 1
         guard hasCursorPlane, crtc == crtcID else {
             throw KMSError(call: "drmModeMoveCursor", errno: Errno.noSuchAddressOrDevice, detail: "no cursor plane")
         }

@@ -102,7 +102,6 @@ public final class PointerCursor {
 
     /// Shows the arrow where the pointer is (`always` calls it at start).
     func show() {
-        hideDueAt = mode == .auto ? hideDueAt : nil
         if drawing == nil { drawing = makePlaneImage() ? .plane : .composited }
         if drawing == .plane {
             do {
@@ -201,11 +200,8 @@ public final class PointerCursor {
                 throw error
             }
             mapping.initializeMemory(as: UInt8.self, repeating: 0)
-            for y in 0..<image.height {
-                for x in 0..<image.width {
-                    mapping.storeBytes(of: image.pixels[y * image.stride + x], toByteOffset: y * buffer.pitch + x * 4, as: UInt32.self)
-                }
-            }
+            // ARGB8888 has XRGB8888's byte layout; the copy keeps the alpha bytes.
+            image.copyXRGB8888(into: mapping.baseAddress!, pitch: buffer.pitch)
             plane = (buffer, mapping, hotspot)
             return true
         } catch {
