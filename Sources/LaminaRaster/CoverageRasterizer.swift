@@ -18,25 +18,25 @@ public final class CoverageRasterizer {
     /// Cells of the current shape only: its bounding box (`originX`, `originY`, `rowLength`
     /// columns), so a small shape works in a small, cache-resident buffer. Grown on demand,
     /// always left all zero between shapes.
-    private var cells: UnsafeMutableBufferPointer<Float>
+    var cells: UnsafeMutableBufferPointer<Float>
     /// One bit per cell: set when a deposit touched it, so the fast sweep visits only edges.
-    private var touched: UnsafeMutableBufferPointer<UInt64>
+    var touched: UnsafeMutableBufferPointer<UInt64>
     /// Per local row, the first and last touched bitmap words (first > last: none).
-    private var rowFirstWord: UnsafeMutableBufferPointer<Int32>
-    private var rowLastWord: UnsafeMutableBufferPointer<Int32>
-    private var rowLength = 0
-    private var wordsPerRow = 0
-    private var originX = 0
-    private var originY = 0
+    var rowFirstWord: UnsafeMutableBufferPointer<Int32>
+    var rowLastWord: UnsafeMutableBufferPointer<Int32>
+    var rowLength = 0
+    var wordsPerRow = 0
+    var originX = 0
+    var originY = 0
     private let coverageRow: UnsafeMutableBufferPointer<Float>
     /// The coverage of one span of the fast sweep (at most one bitmap word's 64 cells).
     private let spanCoverage: UnsafeMutableBufferPointer<Float>
     /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
     /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
-    private var rowClip0 = 0.0, rowClip1 = 0.0
+    var rowClip0 = 0.0, rowClip1 = 0.0
     /// The shape's x extent (clamped into the canvas): interpolated x stays inside it in
     /// exact arithmetic, and is clamped to it against rounding so no deposit leaves the box.
-    private var extentX0 = 0.0, extentX1 = 0.0
+    var extentX0 = 0.0, extentX1 = 0.0
 
     /// A rasterizer for a `width` x `height` pixel area.
     public init(width: Int, height: Int) {
@@ -73,7 +73,7 @@ public final class CoverageRasterizer {
     }
 
     /// Deposits every edge of `polygons` and returns what the sweep must visit.
-    private func accumulate(_ polygons: [[Point]], clip: PixelRect?) -> Extent? {
+    private func accumulate(_ polygons: [[Point]], clip: PixelRect?, exact: Bool) -> Extent? {
         let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
         let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
         guard cx0 < cx1, cy0 < cy1 else { return nil }
@@ -95,7 +95,7 @@ public final class CoverageRasterizer {
         if minX < box.x0 || maxX > box.x1 || minY < box.y0 || maxY > box.y1 {
             let clipped = polygons.compactMap { PolygonClipper.clip($0, to: box) }
             guard !clipped.isEmpty else { return nil }
-            return accumulate(clipped, clip: clip)
+            return accumulate(clipped, clip: clip, exact: exact)
         }
         let canvasRowLength = width + 2
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
@@ -110,12 +110,16 @@ public final class CoverageRasterizer {
         rowClip1 = Double(cy1)
         extentX0 = min(max(minX, 0), W)
         extentX1 = min(max(maxX, 0), W)
-        for polygon in polygons {
-            var previous = polygon[polygon.count - 1]
-            for p in polygon {
-                addSegment(previous, p, width: W, height: H)
-                previous = p
+        if exact {
+            for polygon in polygons {
+                var previous = polygon[polygon.count - 1]
+                for p in polygon {
+                    addSegment(previous, p, width: W, height: H)
+                    previous = p
+                }
             }
+        } else {
+            for polygon in polygons { depositEdges(of: polygon, width: W) }
         }
         return Extent(rowFirst: rowFirst, rowLast: rowLast, colFirst: colFirst, colEnd: colEnd,
                       outX0: max(colFirst, cx0), outX1: min(colEnd, cx1), clipY0: cy0, clipY1: cy1)
@@ -157,7 +161,7 @@ public final class CoverageRasterizer {
         _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil,
         _ emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void
     ) {
-        guard let e = accumulate(polygons, clip: clip) else { return }
+        guard let e = accumulate(polygons, clip: clip, exact: true) else { return }
         for y in e.rowFirst...e.rowLast {
             let base = (y - originY) * rowLength - originX
             var acc: Float = 0
@@ -187,7 +191,7 @@ public final class CoverageRasterizer {
     public func rasterizeSpans<Sink: SpanSink>(
         _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil, into sink: inout Sink
     ) {
-        guard let e = accumulate(polygons, clip: clip) else { return }
+        guard let e = accumulate(polygons, clip: clip, exact: false) else { return }
         // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.
         switch rule {
         case .nonZero: sweepSpans(e, NonZeroRule(), &sink)
@@ -230,11 +234,8 @@ public final class CoverageRasterizer {
                 let first = originX + w << 6 + bits.trailingZeroBitCount
                 let end = originX + w << 6 + 64 - bits.leadingZeroBitCount
                 if visible && first > next { emitRun(next, first, y, rule.coverage(acc), e, &sink) }
-                for x in first..<end {
-                    acc += cells[base + x]
-                    cells[base + x] = 0
-                    spanCoverage[x - first] = rule.coverage(acc)
-                }
+                acc = rule.sweep(cells.baseAddress! + base + first, into: spanCoverage.baseAddress!,
+                                 count: end - first, from: acc)
                 if visible {
                     let a = max(first, e.outX0), b = min(end, e.outX1)
                     if a < b {

@@ -4,8 +4,10 @@ import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
 
-/// The fast pipeline (bitmap sweep, runs, 64-bit SWAR blending) must produce exactly the
-/// pixels of the reference pipeline (every cell swept, scalar blend), on random scenes.
+/// The fast pipeline (edges set up once, bitmap sweep with vector prefix sums, runs, SIMD
+/// blending) must give the reference pipeline's coverage (every cell swept in order, the
+/// exact per-row area) within float rounding, and so its pixels within decision 113's
+/// bound, on random scenes.
 @Suite("Fast pipeline = reference pipeline")
 struct DifferentialTests {
     /// A small deterministic generator (SplitMix64), so every run draws the same scenes.
@@ -48,7 +50,72 @@ struct DifferentialTests {
         return path
     }
 
-    @Test("random scenes render pixel-identically", arguments: 0..<12)
+    /// Records the fast sweep's coverage per pixel.
+    struct RecordingSink: SpanSink {
+        var coverage: [Float]
+        let width: Int
+        mutating func pixel(x: Int, y: Int, coverage c: Float) { coverage[y * width + x] = c }
+        mutating func run(x0: Int, x1: Int, y: Int, coverage c: Float) {
+            for x in x0..<x1 { coverage[y * width + x] = c }
+        }
+        mutating func span(x0: Int, y: Int, coverage c: UnsafePointer<Float>, count: Int) {
+            for i in 0..<count { coverage[y * width + x0 + i] = c[i] }
+        }
+    }
+
+    @Test("random shapes get the reference's coverage within 4e-6 per pixel", arguments: 0..<12)
+    func randomCoverage(seed: UInt64) {
+        var rng = SplitMix(state: seed &+ 100)
+        let width = Int.random(in: 40...300, using: &rng), height = Int.random(in: 30...200, using: &rng)
+        let rasterizer = CoverageRasterizer(width: width, height: height)
+        var worst: Float = 0
+        for _ in 0..<40 {
+            let polygons = Self.randomPath(&rng, width: Double(width), height: Double(height)).flattened()
+            let rule: FillRule = Bool.random(using: &rng) ? .nonZero : .evenOdd
+            var reference = [Float](repeating: 0, count: width * height)
+            rasterizer.rasterize(polygons, rule: rule) { y, x0, row in
+                for i in 0..<row.count { reference[y * width + x0 + i] = row[i] }
+            }
+            var fast = RecordingSink(coverage: [Float](repeating: 0, count: width * height), width: width)
+            rasterizer.rasterizeSpans(polygons, rule: rule, into: &fast)
+            for i in 0..<reference.count { worst = max(worst, abs(reference[i] - fast.coverage[i])) }
+        }
+        #expect(worst <= 4e-6, "seed \(seed): coverage differs by up to \(worst)")
+    }
+
+    @Test("the vector prefix sum equals its scalar twin bit for bit", arguments: 0..<4)
+    func prefixSumTwins(seed: UInt64) {
+        var rng = SplitMix(state: seed)
+        for count in 0...37 {
+            let cells = (0..<count).map { i -> Float in
+                switch Int.random(in: 0..<12, using: &rng) {
+                case 0: return 0
+                case 1: return -0.0
+                case 2: return seed == 3 && i == count / 2 ? .nan : 1
+                case 3: return Float.random(in: -1e6...1e6, using: &rng)
+                default: return Float.random(in: -1...1, using: &rng)
+                }
+            }
+            let start = Float.random(in: -2...2, using: &rng)
+            var vectorCells = cells, scalarCells = cells
+            var vectorCoverage = [Float](repeating: 7, count: count), scalarCoverage = vectorCoverage
+            let vectorEnd = lamina_coverage_nonzero_vector(&vectorCells, &vectorCoverage, count, start)
+            let scalarEnd = lamina_coverage_nonzero_scalar(&scalarCells, &scalarCoverage, count, start)
+            #expect(vectorCoverage.map(\.bitPattern) == scalarCoverage.map(\.bitPattern), "count \(count)")
+            #expect(vectorEnd.bitPattern == scalarEnd.bitPattern || (vectorEnd.isNaN && scalarEnd.isNaN))
+            #expect(vectorCells.allSatisfy { $0 == 0 } && scalarCells.allSatisfy { $0 == 0 })
+            // And both are the coverage rule of a running sum, up to float rounding.
+            var acc = Double(start), magnitude = abs(Double(start)) + 1
+            for i in 0..<count where !cells[0...i].contains(where: \.isNaN) {
+                acc += Double(cells[i])
+                magnitude += abs(Double(cells[i]))
+                let expected = min(abs(acc), 1)
+                #expect(abs(Double(vectorCoverage[i]) - expected) <= 1e-6 * magnitude, "count \(count), cell \(i)")
+            }
+        }
+    }
+
+    @Test("random scenes render within one level of the reference", arguments: 0..<12)
     func randomScenes(seed: UInt64) {
         var rng = SplitMix(state: seed)
         let width = Int.random(in: 40...260, using: &rng), height = Int.random(in: 30...200, using: &rng)
@@ -73,8 +140,19 @@ struct DifferentialTests {
             refCanvas.fill(path, color: color, rule: rule, clip: clip)
             fastCanvas.fill(path, color: color, rule: rule, clip: clip)
         }
-        let differing = Pixels.differing(reference, fast)
-        #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
+        var worst = 0, differing = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let a = reference[x, y], b = fast[x, y]
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    let ca = Int((a >> shift) & 255), cb = Int((b >> shift) & 255)
+                    worst = max(worst, abs(ca - cb))
+                }
+                if a != b { differing += 1 }
+            }
+        }
+        #expect(worst <= 1, "seed \(seed): a channel differs by \(worst)")
+        #expect(differing * 200 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
     @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations")

@@ -42,6 +42,18 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
                                         int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
                                         uint32_t coverage, uint32_t *dst, size_t count);
 
+/// False when LAMINA_KERNELS=scalar: the sweep then takes the scalar twins below.
+int lamina_kernels_allow_simd(void);
+
+/// Turns `count` accumulated cells into non-zero coverage min(|sum|, 1) (NaN stays NaN),
+/// the running sum starting at `acc`, and clears the cells; returns the sum after the last
+/// cell. Four cells per step with a vector prefix sum: within each four, neighbours are
+/// added first, then the pairs, then the carry, an order the scalar twin repeats, so the
+/// two match bit for bit (and differ from a left-to-right sum only by float rounding).
+float lamina_coverage_nonzero_vector(float *cells, float *coverage, size_t count, float acc);
+/// The scalar twin of lamina_coverage_nonzero_vector, the same additions in the same order.
+float lamina_coverage_nonzero_scalar(float *cells, float *coverage, size_t count, float acc);
+
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
 
