@@ -93,6 +93,22 @@ void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     }
 }
 
+__attribute__((target("avx512f")))
+void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count) {
+    const __m512i c = _mm512_set1_epi32((int)color);
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) _mm512_storeu_si512((void *)(row + i), c);
+    if (i < count) _mm512_mask_storeu_epi32(row + i, (__mmask16)((1u << (count - i)) - 1), c);
+}
+
+__attribute__((target("avx2")))
+void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count) {
+    const __m256i c = _mm256_set1_epi32((int)color);
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(row + i), c);
+    for (; i < count; i++) row[i] = color;
+}
+
 // Eight pixels' channels as 16-bit lanes (four per pixel), from eight packed pixels.
 #define WIDEN(x) _mm512_cvtepu8_epi16(x)
 
@@ -231,5 +247,11 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
 }
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count) {
+    for (size_t i = 0; i < count; i++) row[i] = color;
+}
+void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count) {
+    for (size_t i = 0; i < count; i++) row[i] = color;
 }
 #endif

@@ -50,6 +50,21 @@ enum Blend {
     /// True when the CPU runs the AVX-512 kernels (checked once).
     static let hasAVX512 = lamina_kernels_have_avx512() != 0
 
+    /// Sets `count` pixels to `color` (an opaque run at full coverage): 64- or 32-byte
+    /// stores where the CPU has them, else Swift's own loop.
+    @inline(__always)
+    static func fill(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        if count < 8 {
+            row.update(repeating: color, count: count)
+        } else if hasAVX512 {
+            lamina_fill_avx512(color, row, count)
+        } else if hasAVX2 {
+            lamina_fill_avx2(color, row, count)
+        } else {
+            row.update(repeating: color, count: count)
+        }
+    }
+
     /// `src` over each of `count` pixels with the same rounding as `over`, bit for bit:
     /// sixteen pixels per instruction with AVX-512 or eight with AVX2 where the CPU has them,
     /// else `runOverPortable`.

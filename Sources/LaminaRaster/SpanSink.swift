@@ -76,7 +76,7 @@ struct SolidColorSink: SpanSink {
         let m = UInt32(c * 255 + 0.5)
         if m >= 255 {
             if opaque {
-                p.update(repeating: color, count: count)
+                Blend.fill(color, p, count)
             } else {
                 Blend.runOver(color, p, count)
             }

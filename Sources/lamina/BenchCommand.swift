@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import LaminaGeometry
 import LaminaAnimation
@@ -51,7 +54,17 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Write the results as JSON to this file.")
     var json: String?
 
+    @Option(name: .long, help: "Which pixel kernels draw: scalar, avx2 or avx512 (the best the CPU has, the default); the same as LAMINA_KERNELS.")
+    var kernels: String?
+
     func run() throws {
+        if let kernels {
+            guard ["scalar", "avx2", "avx512"].contains(kernels) else {
+                throw ValidationError("--kernels must be scalar, avx2 or avx512, not '\(kernels)'")
+            }
+            // Read once, at the first draw: set before anything is drawn.
+            setenv("LAMINA_KERNELS", kernels, 1)
+        }
         if let workloads {
             guard what == nil else { throw ValidationError("give either --workloads or 'elastic'") }
             return try runWorkloads(workloads)
@@ -183,6 +196,7 @@ extension BenchCommand {
         if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
         let clock = SystemClock()
         var rows: [[String: Any]] = []
+        print("kernels: \(RasterKernels.active)")
         print("id   name          min ms  median ms  frames")
         for workload in file.workloads where wanted?.contains(workload.id) ?? true {
             guard let renderer = WorkloadRenderer(workload, images: file.images, fontPaths: file.fontPaths, threads: threads) else {

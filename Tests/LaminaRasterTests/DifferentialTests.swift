@@ -155,6 +155,24 @@ struct DifferentialTests {
         #expect(differing * 200 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
+    @Test("every fill kernel this CPU has sets exactly the pixels asked for")
+    func fillKernels() {
+        var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [("dispatched", Blend.fill)]
+        if Blend.hasAVX2 { kernels.append(("avx2", { lamina_fill_avx2($0, $1, $2) })) }
+        if Blend.hasAVX512 { kernels.append(("avx512", { lamina_fill_avx512($0, $1, $2) })) }
+        for (name, kernel) in kernels {
+            for length in 0...40 {
+                for offset in 0...3 {
+                    var row = (0..<48).map { UInt32($0) &* 0x0101_0101 }
+                    let before = row
+                    row.withUnsafeMutableBufferPointer { kernel(0xFF12_3456, $0.baseAddress! + offset, length) }
+                    let expected = before.indices.map { $0 >= offset && $0 < offset + length ? 0xFF12_3456 : before[$0] }
+                    #expect(row == expected, "\(name), length \(length), offset \(offset)")
+                }
+            }
+        }
+    }
+
     @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations")
     func runBlend() {
         var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [

@@ -21,6 +21,12 @@ int lamina_kernels_have_avx512(void);
 /// Requires lamina_kernels_have_avx512().
 void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count);
 
+/// Sets each of `count` pixels to `color` (an opaque run), 64 bytes per store, the tail
+/// masked. Requires lamina_kernels_have_avx512().
+void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count);
+/// The same, 32 bytes per store. Requires lamina_kernels_have_avx2().
+void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count);
+
 /// `color` (premultiplied) through a per-pixel coverage byte over each of `count` pixels:
 /// dst = s + round(dst · (255 − s.a) / 255) with s = round(color · coverage / 255), which is
 /// LaminaRaster's composite step for every coverage (0 leaves the pixel, 255 is plain
