@@ -17,8 +17,9 @@ public final class Canvas {
     public enum Pipeline: Sendable {
         /// Every pixel through the simple reference sweep and the scalar per-pixel blend: the oracle.
         case reference
-        /// Edge cells from a bitmap, constant-coverage runs filled or blended with SIMD;
-        /// pixel-identical to `reference`.
+        /// Edges set up once, edge cells from a bitmap, vector prefix sums, constant-coverage
+        /// runs filled or blended with SIMD; `reference`'s coverage within float rounding
+        /// (decision 113).
         case fast
     }
 

@@ -185,9 +185,10 @@ public final class CoverageRasterizer {
         }
     }
 
-    /// The fast sweep: the same coverage as `rasterize`, cell for cell, but it visits only
-    /// the stretches of cells edges touched (found through a per-row bitmap), handed to `sink`
-    /// as spans of per-pixel coverage, and the constant-coverage stretches between them as runs.
+    /// The fast sweep: the coverage of `rasterize` within float rounding (decision 113: edges
+    /// set up once, prefix sums four cells at a time), visiting only the stretches of cells
+    /// edges touched (found through a per-row bitmap), handed to `sink` as spans of per-pixel
+    /// coverage, and the constant-coverage stretches between them as runs.
     public func rasterizeSpans<Sink: SpanSink>(
         _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil, into sink: inout Sink
     ) {
@@ -301,7 +302,7 @@ public final class CoverageRasterizer {
                     let base = (row - originY) * rowLength - originX
                     cells[base + il] += Float(dy * direction * (1 - fraction))
                     cells[base + il + 1] += Float(dy * direction * fraction)
-                    markTouched(row: row, il, il + 1)
+                    markTouchedCells(row: row, il, il + 1)
                 }
                 row += 1
             }
@@ -322,30 +323,6 @@ public final class CoverageRasterizer {
     /// One row band of an edge: the edge runs from `xa` to `xb` across a band of signed
     /// height `d`. Coverage of a column c is `d` times the average, over the band, of the
     /// part of [c, c+1) right of the edge; the cells store its differences along the row.
-    /// Sets the touched bits of canvas columns `x0 ... x1` in canvas row `row`.
-    @inline(__always)
-    private func markTouched(row: Int, _ cx0: Int, _ cx1: Int) {
-        let local = row - originY
-        let words = local * wordsPerRow
-        let x0 = cx0 - originX, x1 = cx1 - originX
-        rowFirstWord[local] = min(rowFirstWord[local], Int32(x0 >> 6))
-        rowLastWord[local] = max(rowLastWord[local], Int32(x1 >> 6))
-        if x0 >> 6 == x1 >> 6 {
-            let mask = (x1 & 63 == 63 ? ~UInt64(0) : (UInt64(1) << (x1 & 63 + 1)) &- 1) & ~((UInt64(1) << (x0 & 63)) &- 1)
-            touched[words + x0 >> 6] |= mask
-            return
-        }
-        var w = x0 >> 6
-        let lastWord = x1 >> 6
-        while w <= lastWord {
-            let lo = w == x0 >> 6 ? x0 & 63 : 0
-            let hi = w == lastWord ? x1 & 63 : 63
-            let mask = (hi == 63 ? ~UInt64(0) : (UInt64(1) << (hi + 1)) &- 1) & ~((UInt64(1) << lo) &- 1)
-            touched[words + w] |= mask
-            w += 1
-        }
-    }
-
     @inline(__always)
     private func depositRow(row: Int, xa: Double, xb: Double, d: Double) {
         let base = (row - originY) * rowLength - originX
@@ -361,7 +338,7 @@ public final class CoverageRasterizer {
             let mid = (xl + xr) * 0.5 - Double(il)
             cells[base + il] += Float(d * (1 - mid))
             cells[base + il + 1] += Float(d * mid)
-            markTouched(row: row, il, il + 1)
+            markTouchedCells(row: row, il, il + 1)
             return
         }
         let s = 1 / (xr - xl)
@@ -384,6 +361,6 @@ public final class CoverageRasterizer {
             cells[base + ir] += Float(d * (1 - lastMissing - beforeLast))
         }
         cells[base + ir + 1] += Float(d * lastMissing)
-        markTouched(row: row, il, ir + 1)
+        markTouchedCells(row: row, il, ir + 1)
     }
 }
