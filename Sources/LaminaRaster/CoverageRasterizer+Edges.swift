@@ -57,19 +57,7 @@ extension CoverageRasterizer {
         let rowEnd = ceilInt(yEnd)
         let cells = self.cells.baseAddress!
         if xTop == xBottom {
-            // A vertical edge: every full row gets the same two deposits.
-            let il = floorInt(xTop)
-            let fraction = xTop - Double(il)
-            while row < rowEnd {
-                let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
-                if dy > 0 {
-                    let base = (row - originY) * rowLength - originX
-                    cells[base + il] += Float(dy * direction * (1 - fraction))
-                    cells[base + il + 1] += Float(dy * direction * fraction)
-                    markTouchedCells(row: row, il, il + 1)
-                }
-                row += 1
-            }
+            depositVerticalEdge(x: xTop, from: yStart, to: yEnd, direction: direction)
             return
         }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
@@ -85,6 +73,27 @@ extension CoverageRasterizer {
                 depositRow(cells, row: row, xa: xa, xb: xb, d: (bottom - top) * direction, perColumn: perColumn)
             }
             xa = xb
+            row += 1
+        }
+    }
+
+    /// A vertical edge at `x` over rows `yStart ..< yEnd` (already clipped): every row gets the
+    /// same two deposits, scaled by the part of the row it covers. Both pipelines share it.
+    @inline(__always)
+    func depositVerticalEdge(x: Double, from yStart: Double, to yEnd: Double, direction: Double) {
+        let cells = self.cells.baseAddress!
+        let il = floorInt(x)
+        let fraction = x - Double(il)
+        var row = floorInt(yStart)
+        let rowEnd = ceilInt(yEnd)
+        while row < rowEnd {
+            let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
+            if dy > 0 {
+                let base = (row - originY) * rowLength - originX
+                cells[base + il] += Float(dy * direction * (1 - fraction))
+                cells[base + il + 1] += Float(dy * direction * fraction)
+                markTouchedCells(row: row, il, il + 1)
+            }
             row += 1
         }
     }

@@ -293,19 +293,7 @@ public final class CoverageRasterizer {
         var row = floorInt(yStart)
         let rowEnd = ceilInt(yEnd)
         if xTop == xBottom {
-            // A vertical edge: every full row gets the same two deposits.
-            let il = floorInt(xTop)
-            let fraction = xTop - Double(il)
-            while row < rowEnd {
-                let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
-                if dy > 0 {
-                    let base = (row - originY) * rowLength - originX
-                    cells[base + il] += Float(dy * direction * (1 - fraction))
-                    cells[base + il + 1] += Float(dy * direction * fraction)
-                    markTouchedCells(row: row, il, il + 1)
-                }
-                row += 1
-            }
+            depositVerticalEdge(x: xTop, from: yStart, to: yEnd, direction: direction)
             return
         }
         while row < rowEnd {

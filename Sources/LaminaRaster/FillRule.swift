@@ -28,10 +28,16 @@ protocol CoverageRule {
 }
 
 extension CoverageRule {
-    /// Left to right, one cell at a time.
     @inline(__always)
     func sweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
                from acc: Float) -> Float {
+        serialSweep(cells, into: coverage, count: count, from: acc)
+    }
+
+    /// Left to right, one cell at a time.
+    @inline(__always)
+    func serialSweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
+                     from acc: Float) -> Float {
         var acc = acc
         for i in 0..<count {
             acc += cells[i]
@@ -52,15 +58,7 @@ struct NonZeroRule: CoverageRule {
     @inline(__always)
     func sweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
                from acc: Float) -> Float {
-        if count < 8 {
-            var acc = acc
-            for i in 0..<count {
-                acc += cells[i]
-                cells[i] = 0
-                coverage[i] = self.coverage(acc)
-            }
-            return acc
-        }
+        if count < 8 { return serialSweep(cells, into: coverage, count: count, from: acc) }
         return NonZeroRule.vectorSweep
             ? lamina_coverage_nonzero_vector(cells, coverage, count, acc)
             : lamina_coverage_nonzero_scalar(cells, coverage, count, acc)
