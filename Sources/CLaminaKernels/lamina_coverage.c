@@ -8,14 +8,16 @@
 typedef float lamina_f4 __attribute__((vector_size(16)));
 typedef int lamina_i4 __attribute__((vector_size(16)));
 
-int lamina_kernels_allow_simd(void) {
+int lamina_kernels_requested_level(void) {
     static int cached = -1;
     if (cached < 0) {
         const char *choice = getenv("LAMINA_KERNELS");
-        cached = choice && strcmp(choice, "scalar") == 0 ? 0 : 1;
+        cached = choice && strcmp(choice, "scalar") == 0 ? 0 : choice && strcmp(choice, "avx2") == 0 ? 1 : 2;
     }
     return cached;
 }
+
+int lamina_kernels_allow_simd(void) { return lamina_kernels_requested_level() > 0; }
 
 /* min(|a|, 1) as LaminaRaster's NonZeroRule: NaN stays NaN. */
 static inline float nonzero(float a) {

@@ -14,16 +14,8 @@ static inline uint32_t scalar_over(uint32_t src, uint32_t dst) {
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/* The widest kernels LAMINA_KERNELS allows: "scalar" (0), "avx2" (1), anything else the
-   best the CPU has (2). Lets one machine run every path (tests, callgrind, sanitizers). */
-static int allowed_level(void) {
-    static int cached = -1;
-    if (cached < 0) {
-        const char *choice = getenv("LAMINA_KERNELS");
-        cached = choice && strcmp(choice, "scalar") == 0 ? 0 : choice && strcmp(choice, "avx2") == 0 ? 1 : 2;
-    }
-    return cached;
-}
+/* The widest kernels LAMINA_KERNELS allows (lamina_kernels_requested_level). */
+static int allowed_level(void) { return lamina_kernels_requested_level(); }
 
 int lamina_kernels_have_avx512(void) {
     static int cached = -1;

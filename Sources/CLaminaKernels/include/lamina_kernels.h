@@ -48,6 +48,10 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
                                         int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
                                         uint32_t coverage, uint32_t *dst, size_t count);
 
+/// The widest kernels LAMINA_KERNELS allows, read once: "scalar" 0, "avx2" 1, anything else
+/// (or unset) 2, the best the CPU has. Lets one machine run every path (tests, callgrind).
+int lamina_kernels_requested_level(void);
+
 /// False when LAMINA_KERNELS=scalar: the sweep then takes the scalar twins below.
 int lamina_kernels_allow_simd(void);
 
