@@ -10,6 +10,10 @@ import LaminaGeometry
 /// No pixel snapping, no sampling: a half-covered pixel is exactly 0.5.
 ///
 /// Coordinates are device pixels: pixel (i, j) covers `[i, i+1) × [j, j+1)`.
+///
+/// `rasterize` is this model in Double arithmetic over Float cells, every cell visited: the
+/// oracle. `rasterizeSpans` hands the same model to the fast core, `FixedPointCoverage`
+/// (decision 115), which rounds edges to 1/256 px and works in integers.
 public final class CoverageRasterizer {
     /// Width of the area rasterized, in pixels.
     public let width: Int
@@ -18,25 +22,19 @@ public final class CoverageRasterizer {
     /// Cells of the current shape only: its bounding box (`originX`, `originY`, `rowLength`
     /// columns), so a small shape works in a small, cache-resident buffer. Grown on demand,
     /// always left all zero between shapes.
-    var cells: UnsafeMutableBufferPointer<Float>
-    /// One bit per cell: set when a deposit touched it, so the fast sweep visits only edges.
-    var touched: UnsafeMutableBufferPointer<UInt64>
-    /// Per local row, the first and last touched bitmap words (first > last: none).
-    var rowFirstWord: UnsafeMutableBufferPointer<Int32>
-    var rowLastWord: UnsafeMutableBufferPointer<Int32>
-    var rowLength = 0
-    var wordsPerRow = 0
-    var originX = 0
-    var originY = 0
+    private var cells: UnsafeMutableBufferPointer<Float>
+    private var rowLength = 0
+    private var originX = 0
+    private var originY = 0
     private let coverageRow: UnsafeMutableBufferPointer<Float>
-    /// The coverage of one span of the fast sweep (at most one bitmap word's 64 cells).
-    private let spanCoverage: UnsafeMutableBufferPointer<Float>
+    /// The fast core `rasterizeSpans` runs.
+    private let fast: FixedPointCoverage
     /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
     /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
-    var rowClip0 = 0.0, rowClip1 = 0.0
+    private var rowClip0 = 0.0, rowClip1 = 0.0
     /// The shape's x extent (clamped into the canvas): interpolated x stays inside it in
     /// exact arithmetic, and is clamped to it against rounding so no deposit leaves the box.
-    var extentX0 = 0.0, extentX1 = 0.0
+    private var extentX0 = 0.0, extentX1 = 0.0
 
     /// A rasterizer for a `width` x `height` pixel area.
     public init(width: Int, height: Int) {
@@ -45,25 +43,14 @@ public final class CoverageRasterizer {
         self.height = height
         cells = .allocate(capacity: 1024)
         cells.initialize(repeating: 0)
-        touched = .allocate(capacity: 64)
-        touched.initialize(repeating: 0)
-        rowFirstWord = .allocate(capacity: 64)
-        rowFirstWord.initialize(repeating: Int32.max)
-        rowLastWord = .allocate(capacity: 64)
-        rowLastWord.initialize(repeating: -1)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
-        spanCoverage = .allocate(capacity: 64)
-        spanCoverage.initialize(repeating: 0)
+        fast = FixedPointCoverage(width: width, height: height)
     }
 
     deinit {
         cells.deallocate()
-        touched.deallocate()
-        rowFirstWord.deallocate()
-        rowLastWord.deallocate()
         coverageRow.deallocate()
-        spanCoverage.deallocate()
     }
 
     /// The rows and columns a set of polygons can touch, clipped; nil when nothing can show.
@@ -72,11 +59,13 @@ public final class CoverageRasterizer {
         var outX0: Int, outX1: Int, clipY0: Int, clipY1: Int
     }
 
-    /// Deposits every edge of `polygons` and returns what the sweep must visit.
-    private func accumulate(_ polygons: [[Point]], clip: PixelRect?, exact: Bool) -> Extent? {
-        let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
-        let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
-        guard cx0 < cx1, cy0 < cy1 else { return nil }
+    /// The polygons within reach of the canvas, with their bounds: nil when nothing can show
+    /// or a point is not finite (the shape is culled). Geometry far outside the canvas
+    /// (decision 86) is clipped to a box one pixel around it first: the winding inside the box
+    /// is unchanged, and every coordinate the accumulation sees is then canvas-sized, so no
+    /// precision is lost to a vertex at 1e19.
+    private func withinReach(_ polygons: [[Point]]) -> (polygons: [[Point]], minX: Double, maxX: Double,
+                                                          minY: Double, maxY: Double)? {
         var minX = Double.infinity, maxX = -Double.infinity
         var minY = Double.infinity, maxY = -Double.infinity
         for polygon in polygons {
@@ -87,16 +76,21 @@ public final class CoverageRasterizer {
             }
         }
         guard minX <= maxX else { return nil }
-        let W = Double(width), H = Double(height)
-        // Geometry far outside the canvas (decision 86) is clipped to a box one pixel around
-        // it first: the winding inside the box is unchanged, and every coordinate the
-        // accumulation sees is then canvas-sized, so no precision is lost to a vertex at 1e19.
-        let box = (x0: -1.0, y0: -1.0, x1: W + 1, y1: H + 1)
+        let box = (x0: -1.0, y0: -1.0, x1: Double(width) + 1, y1: Double(height) + 1)
         if minX < box.x0 || maxX > box.x1 || minY < box.y0 || maxY > box.y1 {
             let clipped = polygons.compactMap { PolygonClipper.clip($0, to: box) }
             guard !clipped.isEmpty else { return nil }
-            return accumulate(clipped, clip: clip, exact: exact)
+            return withinReach(clipped)
         }
+        return (polygons, minX, maxX, minY, maxY)
+    }
+
+    /// Deposits every edge of `polygons` and returns what the reference sweep must visit.
+    private func accumulate(_ polygons: [[Point]], clip: PixelRect?) -> Extent? {
+        let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
+        let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
+        guard cx0 < cx1, cy0 < cy1, let (polygons, minX, maxX, minY, maxY) = withinReach(polygons) else { return nil }
+        let W = Double(width), H = Double(height)
         let canvasRowLength = width + 2
         // Rows and columns the accumulation can touch (x is clamped into [0, W] below).
         // Clamped before converting: a far-away path must not overflow Int.
@@ -110,46 +104,28 @@ public final class CoverageRasterizer {
         rowClip1 = Double(cy1)
         extentX0 = min(max(minX, 0), W)
         extentX1 = min(max(maxX, 0), W)
-        if exact {
-            for polygon in polygons {
-                var previous = polygon[polygon.count - 1]
-                for p in polygon {
-                    addSegment(previous, p, width: W, height: H)
-                    previous = p
-                }
+        for polygon in polygons {
+            var previous = polygon[polygon.count - 1]
+            for p in polygon {
+                addSegment(previous, p, width: W, height: H)
+                previous = p
             }
-        } else {
-            for polygon in polygons { depositEdges(of: polygon, width: W) }
         }
         return Extent(rowFirst: rowFirst, rowLast: rowLast, colFirst: colFirst, colEnd: colEnd,
                       outX0: max(colFirst, cx0), outX1: min(colEnd, cx1), clipY0: cy0, clipY1: cy1)
     }
 
-    /// Points the cell and bitmap storage at the box `[x0, x1) × [y0, y1)`, growing it when
-    /// needed (it is all zero: every sweep clears what it read).
+    /// Points the cell storage at the box `[x0, x1) × [y0, y1)`, growing it when needed (it
+    /// is all zero: every sweep clears what it read).
     private func prepareStorage(x0: Int, x1: Int, y0: Int, y1: Int) {
         originX = x0
         originY = y0
         rowLength = x1 - x0
-        wordsPerRow = (rowLength + 63) / 64
-        let cellCount = rowLength * (y1 - y0), wordCount = wordsPerRow * (y1 - y0)
+        let cellCount = rowLength * (y1 - y0)
         if cellCount > cells.count {
             cells.deallocate()
             cells = .allocate(capacity: max(cellCount, cells.count * 2))
             cells.initialize(repeating: 0)
-        }
-        if wordCount > touched.count {
-            touched.deallocate()
-            touched = .allocate(capacity: max(wordCount, touched.count * 2))
-            touched.initialize(repeating: 0)
-        }
-        if y1 - y0 > rowFirstWord.count {
-            rowFirstWord.deallocate()
-            rowLastWord.deallocate()
-            rowFirstWord = .allocate(capacity: max(y1 - y0, rowFirstWord.count * 2))
-            rowFirstWord.initialize(repeating: Int32.max)
-            rowLastWord = .allocate(capacity: rowFirstWord.count)
-            rowLastWord.initialize(repeating: -1)
         }
     }
 
@@ -161,7 +137,7 @@ public final class CoverageRasterizer {
         _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil,
         _ emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void
     ) {
-        guard let e = accumulate(polygons, clip: clip, exact: true) else { return }
+        guard let e = accumulate(polygons, clip: clip) else { return }
         for y in e.rowFirst...e.rowLast {
             let base = (y - originY) * rowLength - originX
             var acc: Float = 0
@@ -175,85 +151,31 @@ public final class CoverageRasterizer {
                     if c != 0 { any = true }
                 }
             }
-            let words = (y - originY) * wordsPerRow
-            for w in 0..<wordsPerRow { touched[words + w] = 0 }
-            rowFirstWord[y - originY] = Int32.max
-            rowLastWord[y - originY] = -1
             if any, y >= e.clipY0, y < e.clipY1, e.outX0 < e.outX1 {
                 emit(y, e.outX0, UnsafeBufferPointer(rebasing: coverageRow[0..<(e.outX1 - e.outX0)]))
             }
         }
     }
 
-    /// The fast sweep: the coverage of `rasterize` within float rounding (decision 113: edges
-    /// set up once, prefix sums four cells at a time), visiting only the stretches of cells
-    /// edges touched (found through a per-row bitmap), handed to `sink` as spans of per-pixel
-    /// coverage, and the constant-coverage stretches between them as runs.
+    /// The fast sweep: the coverage of `rasterize` on edges rounded to 1/256 px (decision 115
+    /// gives the bound), accumulated in integers band by band, visiting only the cells edges
+    /// touched, handed to `sink` as spans of per-pixel coverage, and the constant-coverage
+    /// stretches between them as runs.
     public func rasterizeSpans<Sink: SpanSink>(
         _ polygons: [[Point]], rule: FillRule, clip: PixelRect? = nil, into sink: inout Sink
     ) {
-        guard let e = accumulate(polygons, clip: clip, exact: false) else { return }
+        let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
+        let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
+        guard cx0 < cx1, cy0 < cy1 else { return }
         // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.
-        switch rule {
-        case .nonZero: sweepSpans(e, NonZeroRule(), &sink)
-        case .evenOdd: sweepSpans(e, EvenOddRule(), &sink)
-        }
-    }
-
-    private func sweepSpans<Sink: SpanSink, Rule: CoverageRule>(_ e: Extent, _ rule: Rule, _ sink: inout Sink) {
-        for y in e.rowFirst...e.rowLast {
-            let base = (y - originY) * rowLength - originX
-            let words = (y - originY) * wordsPerRow
-            let visible = y >= e.clipY0 && y < e.clipY1
-            var acc: Float = 0
-            var next = e.colFirst                      // first column not yet emitted
-            let local = y - originY
-            let firstWord = Int(rowFirstWord[local]), lastWord = Int(rowLastWord[local])
-            // Warm the destination of the first and last edge pixels two rows ahead: thin
-            // shapes are all edge pixels, each on a cold cache line otherwise (runs between
-            // them stream, which the hardware prefetcher sees by itself).
-            if y + 2 <= e.rowLast && y + 2 < e.clipY1 {
-                let ahead = local + 2
-                let first = Int(rowFirstWord[ahead]), last = Int(rowLastWord[ahead])
-                if first <= last {
-                    let aheadWords = ahead * wordsPerRow
-                    let x0 = originX + first << 6 + touched[aheadWords + first].trailingZeroBitCount
-                    let x1 = originX + last << 6 + 63 - touched[aheadWords + last].leadingZeroBitCount
-                    sink.prefetch(x: min(x0, e.outX1 - 1), y: y + 2)
-                    sink.prefetch(x: min(x1, e.outX1 - 1), y: y + 2)
-                }
+        func draw(_ polygons: [[Point]]) -> Bool {
+            switch rule {
+            case .nonZero: fast.rasterize(polygons, rule: NonZeroRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
+            case .evenOdd: fast.rasterize(polygons, rule: EvenOddRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
             }
-            guard firstWord <= lastWord else { continue }    // untouched row: no coverage
-            rowFirstWord[local] = Int32.max
-            rowLastWord[local] = -1
-            for w in firstWord...lastWord {
-                let bits = touched[words + w]
-                if bits == 0 { continue }
-                touched[words + w] = 0
-                // The word's first to last touched cell, as one span of per-pixel coverage
-                // (cells between touched ones are zero, so they carry the sum unchanged).
-                let first = originX + w << 6 + bits.trailingZeroBitCount
-                let end = originX + w << 6 + 64 - bits.leadingZeroBitCount
-                if visible && first > next { emitRun(next, first, y, rule.coverage(acc), e, &sink) }
-                acc = rule.sweep(cells.baseAddress! + base + first, into: spanCoverage.baseAddress!,
-                                 count: end - first, from: acc)
-                if visible {
-                    let a = max(first, e.outX0), b = min(end, e.outX1)
-                    if a < b {
-                        sink.span(x0: a, y: y, coverage: UnsafePointer(spanCoverage.baseAddress! + (a - first)), count: b - a)
-                    }
-                }
-                next = end
-            }
-            if visible && next < e.colEnd { emitRun(next, e.colEnd, y, rule.coverage(acc), e, &sink) }
         }
-    }
-
-    @inline(__always)
-    private func emitRun<Sink: SpanSink>(_ x0: Int, _ x1: Int, _ y: Int, _ c: Float, _ e: Extent, _ sink: inout Sink) {
-        guard c > 0 else { return }   // also drops NaN
-        let a = max(x0, e.outX0), b = min(x1, e.outX1)
-        if a < b { sink.run(x0: a, x1: b, y: y, coverage: c) }
+        // Geometry out of reach is found while the edges are set up, then clipped and drawn.
+        if !draw(polygons), let reach = withinReach(polygons) { _ = draw(reach.polygons) }
     }
 
     /// Adds one edge, split where it crosses x = 0 and x = W so each piece can be clamped
@@ -326,7 +248,6 @@ public final class CoverageRasterizer {
             let mid = (xl + xr) * 0.5 - Double(il)
             cells[base + il] += Float(d * (1 - mid))
             cells[base + il + 1] += Float(d * mid)
-            markTouchedCells(row: row, il, il + 1)
             return
         }
         let s = 1 / (xr - xl)
@@ -349,6 +270,23 @@ public final class CoverageRasterizer {
             cells[base + ir] += Float(d * (1 - lastMissing - beforeLast))
         }
         cells[base + ir + 1] += Float(d * lastMissing)
-        markTouchedCells(row: row, il, ir + 1)
+    }
+
+    /// A vertical edge at `x` over rows `yStart ..< yEnd` (already clipped): every row gets the
+    /// same two deposits, scaled by the part of the row it covers.
+    private func depositVerticalEdge(x: Double, from yStart: Double, to yEnd: Double, direction: Double) {
+        let il = floorInt(x)
+        let fraction = x - Double(il)
+        var row = floorInt(yStart)
+        let rowEnd = ceilInt(yEnd)
+        while row < rowEnd {
+            let dy = min(Double(row + 1), yEnd) - max(Double(row), yStart)
+            if dy > 0 {
+                let base = (row - originY) * rowLength - originX
+                cells[base + il] += Float(dy * direction * (1 - fraction))
+                cells[base + il + 1] += Float(dy * direction * fraction)
+            }
+            row += 1
+        }
     }
 }

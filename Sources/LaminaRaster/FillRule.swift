@@ -7,75 +7,87 @@ public enum FillRule: String, Hashable, Sendable, CaseIterable {
     /// Inside where the winding number is odd.
     case evenOdd = "even-odd"
 
-    /// Coverage from an accumulated signed area: a pixel fully inside a region of winding
-    /// number w accumulates w; edge pixels accumulate the exact covered fraction.
+    /// Coverage from the reference's accumulated signed area: a pixel fully inside a region
+    /// of winding number w accumulates w; edge pixels accumulate the exact covered fraction.
     @inline(__always)
     func coverage(_ accumulated: Float) -> Float {
+        let a = abs(accumulated)
         switch self {
-        case .nonZero: return NonZeroRule().coverage(accumulated)
-        case .evenOdd: return EvenOddRule().coverage(accumulated)
+        case .nonZero:
+            return min(a, 1)
+        case .evenOdd:
+            // floor(a/2) by truncation (a ≥ 0), without a libm call; huge or NaN values fall back.
+            let half = a * 0.5
+            let pairs = half < 1e9 ? Float(Int(half)) : half.rounded(.down)
+            let folded = a - 2 * pairs
+            return folded > 1 ? 2 - folded : folded
         }
     }
 }
 
-/// A fill rule as a type, so a sweep can be specialised on it.
-protocol CoverageRule {
-    func coverage(_ accumulated: Float) -> Float
-    /// Turns `count` accumulated cells into coverage, the running sum starting at `acc`,
+/// A fill rule on the fast core's fixed-point sums (`LAMINA_FULL_COVERAGE` per winding), as a
+/// type so a sweep can be specialised on it. Sums wrap rather than trap (decision 115).
+protocol FixedPointRule {
+    /// Coverage in 0…1 of a running sum.
+    func coverage(_ sum: Int32) -> Float
+    /// Turns `count` accumulated cells into coverage, the running sum starting at `sum`,
     /// clearing the cells; returns the sum after the last one.
-    func sweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
-               from acc: Float) -> Float
+    func sweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
+               from sum: Int32) -> Int32
 }
 
-extension CoverageRule {
+extension FixedPointRule {
     @inline(__always)
-    func sweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
-               from acc: Float) -> Float {
-        serialSweep(cells, into: coverage, count: count, from: acc)
+    func sweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
+               from sum: Int32) -> Int32 {
+        serialSweep(cells, into: coverage, count: count, from: sum)
     }
 
     /// Left to right, one cell at a time.
     @inline(__always)
-    func serialSweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
-                     from acc: Float) -> Float {
-        var acc = acc
+    func serialSweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
+                     from sum: Int32) -> Int32 {
+        var sum = sum
         for i in 0..<count {
-            acc += cells[i]
+            sum &+= cells[i]
             cells[i] = 0
-            coverage[i] = self.coverage(acc)
+            coverage[i] = self.coverage(sum)
         }
-        return acc
+        return sum
     }
 }
 
-struct NonZeroRule: CoverageRule {
+struct NonZeroRule: FixedPointRule {
+    /// min(|sum|, full) / full; the magnitude is unsigned, so even `Int32.min` is full.
     @inline(__always)
-    func coverage(_ accumulated: Float) -> Float { min(abs(accumulated), 1) }
+    func coverage(_ sum: Int32) -> Float {
+        Float(min(sum.magnitude, LAMINA_FULL_COVERAGE)) * (1 / Float(LAMINA_FULL_COVERAGE))
+    }
 
     /// Four cells per step through the vector prefix sum of CLaminaKernels (or its scalar
-    /// twin under `LAMINA_KERNELS=scalar`); a serial sum waits on every add, this on one
-    /// per four cells. Short stretches stay serial.
+    /// twin under `LAMINA_KERNELS=scalar`): a serial sum waits on every add, this on one per
+    /// four cells. Short stretches stay in line.
     @inline(__always)
-    func sweep(_ cells: UnsafeMutablePointer<Float>, into coverage: UnsafeMutablePointer<Float>, count: Int,
-               from acc: Float) -> Float {
-        if count < 8 { return serialSweep(cells, into: coverage, count: count, from: acc) }
+    func sweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
+               from sum: Int32) -> Int32 {
+        if count < 8 { return serialSweep(cells, into: coverage, count: count, from: sum) }
         return NonZeroRule.vectorSweep
-            ? lamina_coverage_nonzero_vector(cells, coverage, count, acc)
-            : lamina_coverage_nonzero_scalar(cells, coverage, count, acc)
+            ? lamina_coverage_fixed_nonzero_vector(cells, coverage, count, sum)
+            : lamina_coverage_fixed_nonzero_scalar(cells, coverage, count, sum)
     }
 
     /// Whether the vector prefix sum runs (checked once).
     static let vectorSweep = lamina_kernels_allow_simd() != 0
 }
 
-struct EvenOddRule: CoverageRule {
+struct EvenOddRule: FixedPointRule {
+    /// The sum modulo two windings, folded: 0 and 2 windings are outside, 1 inside. Two's
+    /// complement keeps the parity of a wrapped sum, so no magnitude is needed.
     @inline(__always)
-    func coverage(_ accumulated: Float) -> Float {
-        let a = abs(accumulated)
-        // floor(a/2) by truncation (a ≥ 0), without a libm call; huge or NaN values fall back.
-        let half = a * 0.5
-        let pairs = half < 1e9 ? Float(Int(half)) : half.rounded(.down)
-        let folded = a - 2 * pairs
-        return folded > 1 ? 2 - folded : folded
+    func coverage(_ sum: Int32) -> Float {
+        let twoWindings = 2 * LAMINA_FULL_COVERAGE
+        let folded = UInt32(bitPattern: sum) & (twoWindings - 1)
+        let c = folded > LAMINA_FULL_COVERAGE ? twoWindings - folded : folded
+        return Float(c) * (1 / Float(LAMINA_FULL_COVERAGE))
     }
 }

@@ -54,4 +54,18 @@ public enum Pixels {
         }
         return count
     }
+
+    /// The largest difference of any channel of any pixel of two same-size buffers, in 1/255.
+    public static func worstChannelDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        precondition(a.width == b.width && a.height == b.height, "buffers of different sizes")
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    worst = max(worst, abs(Int((a[x, y] >> shift) & 255) - Int((b[x, y] >> shift) & 255)))
+                }
+            }
+        }
+        return worst
+    }
 }

@@ -4,10 +4,10 @@ import Testing
 @testable import LaminaGeometry
 @testable import LaminaRaster
 
-/// The fast pipeline (edges set up once, bitmap sweep with vector prefix sums, runs, SIMD
-/// blending) must give the reference pipeline's coverage (every cell swept in order, the
-/// exact per-row area) within float rounding, and so its pixels within decision 113's
-/// bound, on random scenes.
+/// The fast pipeline (edges rounded to 24.8 fixed point, integer cells in bands, bitmap
+/// sweep with vector prefix sums, runs, SIMD blending) must give the reference pipeline's
+/// coverage (every cell swept in order, the exact per-row area in Double) within decision
+/// 115's bound, and so its pixels, on random scenes.
 @Suite("Fast pipeline = reference pipeline")
 struct DifferentialTests {
     /// A small deterministic generator (SplitMix64), so every run draws the same scenes.
@@ -63,59 +63,73 @@ struct DifferentialTests {
         }
     }
 
-    @Test("random shapes get the reference's coverage within 4e-6 per pixel", arguments: 0..<12)
+    /// The polygons with every point rounded to 1/256 px, as the fast core rounds them.
+    static func quantized(_ polygons: [[Point]]) -> [[Point]] {
+        polygons.map { $0.map { Point(x: ($0.x * 256).rounded() / 256, y: ($0.y * 256).rounded() / 256) } }
+    }
+
+    @Test("random shapes: the fast core's coverage is the reference's on the rounded edges within 1/128, and on the exact ones within 1/64",
+          arguments: 0..<12)
     func randomCoverage(seed: UInt64) {
         var rng = SplitMix(state: seed &+ 100)
         let width = Int.random(in: 40...300, using: &rng), height = Int.random(in: 30...200, using: &rng)
         let rasterizer = CoverageRasterizer(width: width, height: height)
-        var worst: Float = 0
+        var worstRounded: Float = 0, worstExact: Float = 0
+        func reference(_ polygons: [[Point]], _ rule: FillRule) -> [Float] {
+            var coverage = [Float](repeating: 0, count: width * height)
+            rasterizer.rasterize(polygons, rule: rule) { y, x0, row in
+                for i in 0..<row.count { coverage[y * width + x0 + i] = row[i] }
+            }
+            return coverage
+        }
         for _ in 0..<40 {
             let polygons = Self.randomPath(&rng, width: Double(width), height: Double(height)).flattened()
             let rule: FillRule = Bool.random(using: &rng) ? .nonZero : .evenOdd
-            var reference = [Float](repeating: 0, count: width * height)
-            rasterizer.rasterize(polygons, rule: rule) { y, x0, row in
-                for i in 0..<row.count { reference[y * width + x0 + i] = row[i] }
-            }
+            let exact = reference(polygons, rule), rounded = reference(Self.quantized(polygons), rule)
             var fast = RecordingSink(coverage: [Float](repeating: 0, count: width * height), width: width)
             rasterizer.rasterizeSpans(polygons, rule: rule, into: &fast)
-            for i in 0..<reference.count { worst = max(worst, abs(reference[i] - fast.coverage[i])) }
+            for i in 0..<exact.count {
+                worstRounded = max(worstRounded, abs(rounded[i] - fast.coverage[i]))
+                worstExact = max(worstExact, abs(exact[i] - fast.coverage[i]))
+            }
         }
-        #expect(worst <= 4e-6, "seed \(seed): coverage differs by up to \(worst)")
+        #expect(worstRounded <= 1.0 / 128, "seed \(seed): coverage differs from the rounded edges' by up to \(worstRounded)")
+        #expect(worstExact <= 1.0 / 64, "seed \(seed): coverage differs from the exact edges' by up to \(worstExact)")
     }
 
-    @Test("the vector prefix sum equals its scalar twin bit for bit", arguments: 0..<4)
+    @Test("the vector prefix sum equals its scalar twin bit for bit, and both are min(|sum|, full) / full", arguments: 0..<4)
     func prefixSumTwins(seed: UInt64) {
         var rng = SplitMix(state: seed)
+        let full = Int64(LAMINA_FULL_COVERAGE)
         for count in 0...37 {
-            let cells = (0..<count).map { i -> Float in
-                switch Int.random(in: 0..<12, using: &rng) {
+            let cells = (0..<count).map { _ -> Int32 in
+                switch Int.random(in: 0..<10, using: &rng) {
                 case 0: return 0
-                case 1: return -0.0
-                case 2: return seed == 3 && i == count / 2 ? .nan : 1
-                case 3: return Float.random(in: -1e6...1e6, using: &rng)
-                default: return Float.random(in: -1...1, using: &rng)
+                case 1: return Int32.random(in: Int32.min...Int32.max, using: &rng)
+                case 2: return Int32(full)
+                default: return Int32.random(in: -Int32(full)...Int32(full), using: &rng)
                 }
             }
-            let start = Float.random(in: -2...2, using: &rng)
+            let start = Int32.random(in: -3 * Int32(full)...3 * Int32(full), using: &rng)
             var vectorCells = cells, scalarCells = cells
             var vectorCoverage = [Float](repeating: 7, count: count), scalarCoverage = vectorCoverage
-            let vectorEnd = lamina_coverage_nonzero_vector(&vectorCells, &vectorCoverage, count, start)
-            let scalarEnd = lamina_coverage_nonzero_scalar(&scalarCells, &scalarCoverage, count, start)
+            let vectorEnd = lamina_coverage_fixed_nonzero_vector(&vectorCells, &vectorCoverage, count, start)
+            let scalarEnd = lamina_coverage_fixed_nonzero_scalar(&scalarCells, &scalarCoverage, count, start)
             #expect(vectorCoverage.map(\.bitPattern) == scalarCoverage.map(\.bitPattern), "count \(count)")
-            #expect(vectorEnd.bitPattern == scalarEnd.bitPattern || (vectorEnd.isNaN && scalarEnd.isNaN))
+            #expect(vectorEnd == scalarEnd)
             #expect(vectorCells.allSatisfy { $0 == 0 } && scalarCells.allSatisfy { $0 == 0 })
-            // And both are the coverage rule of a running sum, up to float rounding.
-            var acc = Double(start), magnitude = abs(Double(start)) + 1
-            for i in 0..<count where !cells[0...i].contains(where: \.isNaN) {
-                acc += Double(cells[i])
-                magnitude += abs(Double(cells[i]))
-                let expected = min(abs(acc), 1)
-                #expect(abs(Double(vectorCoverage[i]) - expected) <= 1e-6 * magnitude, "count \(count), cell \(i)")
+            // The running sum, wrapped to 32 bits as the cells are.
+            var sum = start
+            for i in 0..<count {
+                sum &+= cells[i]
+                let expected = Float(min(Int64(sum).magnitude, UInt64(full))) / Float(full)
+                #expect(vectorCoverage[i] == expected, "count \(count), cell \(i)")
             }
+            #expect(vectorEnd == sum)
         }
     }
 
-    @Test("random scenes render within one level of the reference", arguments: 0..<12)
+    @Test("random scenes render within two levels of the reference on at most 5 % of pixels", arguments: 0..<12)
     func randomScenes(seed: UInt64) {
         var rng = SplitMix(state: seed)
         let width = Int.random(in: 40...260, using: &rng), height = Int.random(in: 30...200, using: &rng)
@@ -151,8 +165,8 @@ struct DifferentialTests {
                 if a != b { differing += 1 }
             }
         }
-        #expect(worst <= 1, "seed \(seed): a channel differs by \(worst)")
-        #expect(differing * 200 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
+        #expect(worst <= 2, "seed \(seed): a channel differs by \(worst)")
+        #expect(differing * 20 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
     @Test("every fill kernel this CPU has sets exactly the pixels asked for")

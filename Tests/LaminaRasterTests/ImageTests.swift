@@ -72,7 +72,7 @@ struct ImageTests {
         #expect(target[4, 1] == 0xFFFF_FFFF)
     }
 
-    @Test("image drawing is identical in both pipelines (and every SIMD kernel) under random transforms",
+    @Test("image drawing agrees in both pipelines (and every SIMD kernel) under random transforms",
           arguments: 0..<12)
     func differential(seed: UInt64) {
         var rng = DifferentialTests.SplitMix(state: seed &* 7919 &+ 1)
@@ -98,8 +98,8 @@ struct ImageTests {
             r.draw(image, transform: t, opacity: opacity, filter: filter)
             f.draw(image, transform: t, opacity: opacity, filter: filter)
         }
-        let differing = Pixels.differing(reference, fast)
-        #expect(differing == 0)
+        // The samples are the same; the anti-aliased edges' coverage is decision 115's, within two levels.
+        #expect(Pixels.worstChannelDifference(reference, fast) <= 2)
     }
 }
 
@@ -130,8 +130,7 @@ struct PerspectiveTests {
         r.draw(image, transform3D: t, filter: .bilinear)
         canvas.clear(.black)
         canvas.draw(image, transform3D: t, filter: .bilinear)
-        let differing = Pixels.differing(reference, target)
-        #expect(differing == 0)
+        #expect(Pixels.worstChannelDifference(reference, target) <= 2)    // edges: decision 115
     }
 
     @Test("an image that crosses w = 0 is cut there, not wrapped")

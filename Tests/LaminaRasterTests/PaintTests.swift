@@ -109,7 +109,7 @@ struct ClipTests {
         #expect(target[5, 5] == 0xFF80_8080 && target[15, 5] == 0xFF80_8080 && target[25, 5] == 0xFF80_8080)
     }
 
-    @Test("under a clip mask the fast pipeline still equals the reference", arguments: 0..<4)
+    @Test("under a clip mask the fast pipeline stays within two levels of the reference", arguments: 0..<4)
     func differentialWithMask(seed: UInt64) {
         var rng = DifferentialTests.SplitMix(state: seed &+ 99)
         let reference = PixelBuffer(width: 150, height: 100), fast = PixelBuffer(width: 150, height: 100)
@@ -126,7 +126,7 @@ struct ClipTests {
             r.fill(path, color: color)
             f.fill(path, color: color)
         }
-        let differing = Pixels.differing(reference, fast)
-        #expect(differing == 0)
+        // Decision 115: the fast core's coverage is within 1/128 of the reference's, two levels.
+        #expect(Pixels.worstChannelDifference(reference, fast) <= 2)
     }
 }

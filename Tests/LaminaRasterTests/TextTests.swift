@@ -99,6 +99,7 @@ struct GlyphCacheTests {
             let index = font.glyphIndex(for: Unicode.Scalar(character)!)
             let cached = PixelBuffer(width: 60, height: 60), direct = PixelBuffer(width: 60, height: 60)
             let a = Canvas(target: cached), b = Canvas(target: direct)
+            b.pipeline = .reference      // glyph masks are the reference rasterizer's coverage
             a.clear(.white)
             b.clear(.white)
             a.draw(text: character, font: font, size: 33, origin: Point(x: 12, y: 40), color: Color(red: 0.1, green: 0.2, blue: 0.7))
@@ -114,6 +115,7 @@ struct GlyphCacheTests {
         let font = try Font()
         let drawn = PixelBuffer(width: 60, height: 60), expected = PixelBuffer(width: 60, height: 60)
         let a = Canvas(target: drawn), b = Canvas(target: expected)
+        b.pipeline = .reference      // glyph masks are the reference rasterizer's coverage
         a.clear(.white)
         b.clear(.white)
         a.draw(text: "o", font: font, size: 30, origin: Point(x: 10.3, y: 40.1), color: .black)

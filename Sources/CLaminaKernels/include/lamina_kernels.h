@@ -55,14 +55,16 @@ int lamina_kernels_requested_level(void);
 /// False when LAMINA_KERNELS=scalar: the sweep then takes the scalar twins below.
 int lamina_kernels_allow_simd(void);
 
-/// Turns `count` accumulated cells into non-zero coverage min(|sum|, 1) (NaN stays NaN),
-/// the running sum starting at `acc`, and clears the cells; returns the sum after the last
-/// cell. Four cells per step with a vector prefix sum: within each four, neighbours are
-/// added first, then the pairs, then the carry, an order the scalar twin repeats, so the
-/// two match bit for bit (and differ from a left-to-right sum only by float rounding).
-float lamina_coverage_nonzero_vector(float *cells, float *coverage, size_t count, float acc);
-/// The scalar twin of lamina_coverage_nonzero_vector, the same additions in the same order.
-float lamina_coverage_nonzero_scalar(float *cells, float *coverage, size_t count, float acc);
+/// Full coverage of one pixel in the fast rasterizer's fixed-point cells: a pixel row is 256
+/// subpixel rows, and a cell counts twice the covered subpixel area (2 · 256 · 256).
+#define LAMINA_FULL_COVERAGE 131072u
+
+/// Turns `count` accumulated fixed-point cells into non-zero coverage min(|sum|, full) / full,
+/// the running sum starting at `acc` (wrapping, never trapping), and clears the cells;
+/// returns the sum after the last cell. Four cells per step with a vector prefix sum.
+int32_t lamina_coverage_fixed_nonzero_vector(int32_t *cells, float *coverage, size_t count, int32_t acc);
+/// The scalar twin of lamina_coverage_fixed_nonzero_vector, one cell at a time.
+int32_t lamina_coverage_fixed_nonzero_scalar(int32_t *cells, float *coverage, size_t count, int32_t acc);
 
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }

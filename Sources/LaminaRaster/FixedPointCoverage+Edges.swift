@@ -1,0 +1,113 @@
+import LaminaGeometry
+
+extension FixedPointCoverage {
+    /// Sets up the edges of one shape: end points rounded to 1/256 px, edges split where they
+    /// leave the canvas columns and dropped where they miss the rows drawn. Its count and the
+    /// extent stay in locals while the points stream through; it writes only edge records.
+    struct EdgeBuilder {
+        private unowned let owner: FixedPointCoverage
+        private var edges: UnsafeMutablePointer<Edge>
+        private var capacity: Int
+        private(set) var count = 0
+        /// The extent of the edges kept: subpixel x, and y clipped to the rows drawn.
+        private(set) var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
+        private let clipTop: Int32, clipBottom: Int32, right: Int32
+        private let reachX: Double, reachY: Double
+
+        init(_ owner: FixedPointCoverage) {
+            self.owner = owner
+            edges = owner.edges
+            capacity = owner.edgeCapacity
+            clipTop = owner.clipTop
+            clipBottom = owner.clipBottom
+            right = Int32(owner.width) << FixedPointCoverage.subpixelShift
+            reachX = Double(owner.width) + 1
+            reachY = Double(owner.height) + 1
+        }
+
+        /// 1/256 px, rounded to nearest (within the one-pixel box around the canvas, so the
+        /// offset keeps the truncation a floor).
+        @inline(__always)
+        private static func subpixels(_ v: Double) -> Int32 {
+            Int32(truncatingIfNeeded: Int(v * 256 + 0.5 + 1_048_576) - 1_048_576)
+        }
+
+        /// Adds every edge of one closed polygon; false when a point is out of reach (not
+        /// finite, or beyond the one-pixel box around the canvas), the caller then clips.
+        mutating func addEdges(of polygon: [Point]) -> Bool {
+            polygon.withUnsafeBufferPointer { points in
+                guard let last = points.last else { return true }
+                guard last.x >= -1 && last.x <= reachX && last.y >= -1 && last.y <= reachY else { return false }
+                var previous = (x: Self.subpixels(last.x), y: Self.subpixels(last.y))
+                for p in points {
+                    // Written so NaN fails too.
+                    guard p.x >= -1 && p.x <= reachX && p.y >= -1 && p.y <= reachY else { return false }
+                    let current = (x: Self.subpixels(p.x), y: Self.subpixels(p.y))
+                    if current.y != previous.y { addSplitEdge(previous, current) }
+                    previous = current
+                }
+                return true
+            }
+        }
+
+        /// One edge, split where it leaves the columns `[0, width]`: the part left of the
+        /// canvas still covers every pixel to its right, so each part is added with x clamped.
+        @inline(__always)
+        private mutating func addSplitEdge(_ a: (x: Int32, y: Int32), _ b: (x: Int32, y: Int32)) {
+            if a.x >= 0 && a.x <= right && b.x >= 0 && b.x <= right {
+                addEdge(a, b)
+            } else {
+                addEdgeCrossingSides(a, b)
+            }
+        }
+
+        private mutating func addEdgeCrossingSides(_ a: (x: Int32, y: Int32), _ b: (x: Int32, y: Int32)) {
+            // Where the edge crosses x = boundary (strictly inside the edge), y rounded.
+            func crossing(_ boundary: Int32) -> (x: Int32, y: Int32) {
+                let t = Double(boundary - a.x) / Double(b.x - a.x)
+                return (boundary, a.y + Int32((Double(b.y - a.y) * t).rounded()))
+            }
+            var cuts: [(x: Int32, y: Int32)] = []
+            let crossesLeft = (a.x < 0) != (b.x < 0), crossesRight = (a.x > right) != (b.x > right)
+            if a.x < b.x {
+                if crossesLeft { cuts.append(crossing(0)) }
+                if crossesRight { cuts.append(crossing(right)) }
+            } else {
+                if crossesRight { cuts.append(crossing(right)) }
+                if crossesLeft { cuts.append(crossing(0)) }
+            }
+            var start = a
+            for end in cuts + [b] {
+                addEdge((min(max(start.x, 0), right), start.y), (min(max(end.x, 0), right), end.y))
+                start = end
+            }
+        }
+
+        /// Adds one edge whose x lies within the canvas columns, if it reaches the rows drawn.
+        @inline(__always)
+        private mutating func addEdge(_ a: (x: Int32, y: Int32), _ b: (x: Int32, y: Int32)) {
+            guard a.y != b.y else { return }
+            let down = a.y < b.y
+            let (top, bottom) = down ? (a, b) : (b, a)
+            guard bottom.y > clipTop, top.y < clipBottom else { return }
+            if count == capacity {
+                owner.growEdges(keeping: count)
+                edges = owner.edges
+                capacity = owner.edgeCapacity
+            }
+            let dx = Double(bottom.x - top.x), dy = Double(bottom.y - top.y)
+            // dx/dy and |dy/dx| from one division.
+            let reciprocal = 1 / (dx * dy)
+            // Past 2⁴² the edge is so steep that no row of it reaches a second column by more
+            // than a subpixel, where the per-column deposit is not used at full size.
+            let perColumn = dx == 0 ? 0 : Int64(min(8_589_934_592 * dy * dy * abs(reciprocal), 4_398_046_511_104))
+            edges[count] = Edge(x0: top.x, y0: top.y, x1: bottom.x, y1: bottom.y, direction: down ? 1 : -1, band: 0,
+                                slope: dx == 0 ? 0 : dx * dx * reciprocal, perColumn: perColumn)
+            count += 1
+            minX = min(minX, min(top.x, bottom.x))
+            maxX = max(maxX, max(top.x, bottom.x))
+            minY = min(minY, max(top.y, clipTop))
+            maxY = max(maxY, min(bottom.y, clipBottom))
+        }
+    }
+}

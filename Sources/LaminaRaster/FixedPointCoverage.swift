@@ -1,0 +1,219 @@
+import CLaminaKernels
+import LaminaGeometry
+
+/// The fast coverage core behind `CoverageRasterizer.rasterizeSpans` (decision 115): the
+/// reference's exact-area model on edges rounded to 24.8 fixed point, accumulated in integers
+/// one band of rows at a time.
+///
+/// - Edges are set up once per segment: end points rounded to 1/256 px, split where they leave
+///   the canvas columns, clipped to the rows drawn, and filed under the band where they start,
+///   so the bands above and below a shape cost nothing.
+/// - A band is as many rows (a power of two, 1 to 64) as keep its cells within 32 KiB, in L1.
+///   Each edge deposits, row by row, the exact area of its rounded self into `Int32` cells
+///   (`LAMINA_FULL_COVERAGE` for a pixel covered once), as differences along the row; the
+///   cells of one row add up to exactly its signed height, so the interior is exact.
+/// - The sweep turns a band's touched cells into coverage with an integer prefix sum (a vector
+///   kernel and its scalar twin, equal bit for bit since integer sums do not depend on their
+///   order) and hands the stretches between them on as constant runs.
+final class FixedPointCoverage {
+    /// Subpixels per pixel, as a shift: 24.8 fixed point.
+    static let subpixelShift: Int32 = 8
+    /// The cells' value for a pixel covered once (2 · 256 · 256).
+    static let fullCoverage = Int32(LAMINA_FULL_COVERAGE)
+    /// The cell budget of one band: 32 KiB of `Int32`.
+    static let bandCells = 8192
+
+    /// One edge, top to bottom, in subpixels.
+    struct Edge {
+        var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+        /// +1 where the edge runs down the page, −1 where it runs up.
+        var direction: Int32
+        /// The band holding the edge's first row drawn.
+        var band: Int32
+        /// dx/dy.
+        var slope: Double
+        /// What one column fully crossed within a row gains, `2³³ · |dy/dx|`: the cells' full
+        /// coverage per subpixel of height is 512, and the extra 2¹⁶ keeps the fraction through
+        /// the deposit's running sum.
+        var perColumn: Int64
+    }
+
+    let width: Int, height: Int
+    var edges: UnsafeMutablePointer<Edge>
+    var edgeCapacity = 256
+    var edgeCount = 0
+    /// The edges sorted by the band they start in, and those carried into the next band.
+    var sorted: UnsafeMutablePointer<Edge>
+    var active: UnsafeMutablePointer<Edge>
+    /// Per band, where its edges start in `sorted` (one more entry: the end).
+    var bandStarts: UnsafeMutablePointer<Int32>
+    var bandCapacity = 64
+    /// The current band's cells, `bandRows × rowLength`, all zero between bands.
+    var cells: UnsafeMutablePointer<Int32>
+    var cellCapacity = FixedPointCoverage.bandCells
+    /// One bit per cell of the band: set where a deposit touched it, so the sweep visits only those.
+    var touched: UnsafeMutablePointer<UInt64>
+    var touchedCapacity = 256
+    /// Per band row, the first and last touched bitmap words (first > last: none).
+    var rowFirstWord: UnsafeMutablePointer<Int32>
+    var rowLastWord: UnsafeMutablePointer<Int32>
+    /// The coverage of one span of the sweep (at most one bitmap word's 64 cells).
+    let spanCoverage: UnsafeMutablePointer<Float>
+
+    /// The box of the current shape: columns `colFirst ..< colFirst + rowLength`, rows
+    /// `rowFirst ..< rowEnd`, in bands of `1 << bandShift` rows.
+    var colFirst = 0, rowLength = 0, wordsPerRow = 0
+    var rowFirst = 0, rowEnd = 0, bandShift = 0
+    /// Rows outside the clip get no deposits (in subpixels).
+    var clipTop: Int32 = 0, clipBottom: Int32 = 0
+
+    init(width: Int, height: Int) {
+        precondition(width <= 1 << 22 && height <= 1 << 22, "24.8 fixed point holds at most 4 M pixels a side")
+        self.width = width
+        self.height = height
+        edges = .allocate(capacity: edgeCapacity)
+        sorted = .allocate(capacity: edgeCapacity)
+        active = .allocate(capacity: edgeCapacity)
+        bandStarts = .allocate(capacity: bandCapacity + 1)
+        cells = .allocate(capacity: cellCapacity)
+        cells.initialize(repeating: 0, count: cellCapacity)
+        touched = .allocate(capacity: touchedCapacity)
+        touched.initialize(repeating: 0, count: touchedCapacity)
+        rowFirstWord = .allocate(capacity: 64)
+        rowFirstWord.initialize(repeating: Int32.max, count: 64)
+        rowLastWord = .allocate(capacity: 64)
+        rowLastWord.initialize(repeating: -1, count: 64)
+        spanCoverage = .allocate(capacity: 64)
+        spanCoverage.initialize(repeating: 0, count: 64)
+    }
+
+    deinit {
+        edges.deallocate()
+        sorted.deallocate()
+        active.deallocate()
+        bandStarts.deallocate()
+        cells.deallocate()
+        touched.deallocate()
+        rowFirstWord.deallocate()
+        rowLastWord.deallocate()
+        spanCoverage.deallocate()
+    }
+
+    /// Scan-converts `polygons` (device pixels) into `sink`, clipped to the pixel rectangle
+    /// `[cx0, cx1) × [cy0, cy1)` (already within the canvas and not empty). Returns false,
+    /// having drawn nothing, when a point is not finite or lies beyond the one-pixel box around
+    /// the canvas: the caller clips such geometry to that box first (decision 86).
+    func rasterize<Sink: SpanSink, Rule: FixedPointRule>(
+        _ polygons: [[Point]], rule: Rule, cx0: Int, cy0: Int, cx1: Int, cy1: Int, into sink: inout Sink
+    ) -> Bool {
+        clipTop = Int32(cy0) << Self.subpixelShift
+        clipBottom = Int32(cy1) << Self.subpixelShift
+        var builder = EdgeBuilder(self)
+        for polygon in polygons {
+            guard builder.addEdges(of: polygon) else { return false }
+        }
+        edgeCount = builder.count
+        guard edgeCount > 0 else { return true }
+        // Columns the deposits can touch: a row's last deposit goes one cell right of its edge.
+        colFirst = Int(builder.minX >> Self.subpixelShift)
+        let colEnd = Int(builder.maxX >> Self.subpixelShift) + 2
+        rowFirst = Int(builder.minY >> Self.subpixelShift)
+        rowEnd = Int((builder.maxY + 255) >> Self.subpixelShift)
+        rowLength = colEnd - colFirst
+        wordsPerRow = (rowLength + 63) >> 6
+        bandShift = 0
+        while bandShift < 6 && rowLength << (bandShift + 1) <= Self.bandCells { bandShift += 1 }
+        let bandCount = (rowEnd - rowFirst + (1 << bandShift) - 1) >> bandShift
+        reserveBands(count: bandCount, rows: 1 << bandShift)
+        // One band: the edges as set up. More: sorted by band, each band's run then read in order.
+        let byBand = bandCount == 1 ? edges : sortEdgesByBand(count: bandCount)
+        let output = (x0: max(colFirst, cx0), x1: min(colEnd, cx1))
+        var carried = 0
+        for band in 0..<bandCount {
+            let top = rowFirst + band << bandShift, bottom = min(top + 1 << bandShift, rowEnd)
+            let bandBottom = Int32(bottom) << Self.subpixelShift
+            // Edges from bands above first, then those starting here; those going on are carried.
+            var kept = 0
+            for i in 0..<carried {
+                let edge = active[i]
+                depositRows(of: edge, bandTop: top, bandBottom: bandBottom)
+                if edge.y1 > bandBottom {
+                    active[kept] = edge
+                    kept += 1
+                }
+            }
+            let starts = bandCount == 1 ? 0..<edgeCount : Int(bandStarts[band])..<Int(bandStarts[band + 1])
+            for i in starts {
+                let edge = byBand[i]
+                depositRows(of: edge, bandTop: top, bandBottom: bandBottom)
+                if edge.y1 > bandBottom {
+                    active[kept] = edge
+                    kept += 1
+                }
+            }
+            carried = kept
+            sweep(rows: top..<bottom, output: output, rule: rule, into: &sink)
+        }
+        return true
+    }
+
+    /// Doubles the edge storage, keeping the first `count` edges.
+    func growEdges(keeping count: Int) {
+        let grown = UnsafeMutablePointer<Edge>.allocate(capacity: edgeCapacity * 2)
+        grown.moveInitialize(from: edges, count: count)
+        edges.deallocate()
+        edges = grown
+        sorted.deallocate()
+        active.deallocate()
+        edgeCapacity *= 2
+        sorted = .allocate(capacity: edgeCapacity)
+        active = .allocate(capacity: edgeCapacity)
+    }
+
+    /// Grows the band storage to `count` bands of `rows` rows of the current row length.
+    private func reserveBands(count: Int, rows: Int) {
+        if count > bandCapacity {
+            bandStarts.deallocate()
+            bandCapacity = max(count, bandCapacity * 2)
+            bandStarts = .allocate(capacity: bandCapacity + 1)
+        }
+        let cellCount = rows * rowLength
+        if cellCount > cellCapacity {     // only a row wider than the budget
+            cells.deallocate()
+            cellCapacity = max(cellCount, cellCapacity * 2)
+            cells = .allocate(capacity: cellCapacity)
+            cells.initialize(repeating: 0, count: cellCapacity)
+        }
+        let wordCount = rows * wordsPerRow
+        if wordCount > touchedCapacity {
+            touched.deallocate()
+            touchedCapacity = max(wordCount, touchedCapacity * 2)
+            touched = .allocate(capacity: touchedCapacity)
+            touched.initialize(repeating: 0, count: touchedCapacity)
+        }
+    }
+
+    /// Sorts the edges by the band holding their first row drawn (a counting sort, stable)
+    /// into `sorted`, and the bands' starts into `bandStarts`.
+    private func sortEdgesByBand(count: Int) -> UnsafeMutablePointer<Edge> {
+        bandStarts.initialize(repeating: 0, count: count + 1)
+        for index in 0..<edgeCount {
+            let top = max(edges[index].y0, clipTop) >> Self.subpixelShift
+            let band = (Int(top) - rowFirst) >> bandShift
+            edges[index].band = Int32(band)
+            bandStarts[band + 1] += 1
+        }
+        for band in 0..<count { bandStarts[band + 1] += bandStarts[band] }
+        // While filling, a band's start is its next free slot.
+        for index in 0..<edgeCount {
+            let band = Int(edges[index].band)
+            let slot = Int(bandStarts[band])
+            sorted[slot] = edges[index]
+            bandStarts[band] = Int32(slot + 1)
+        }
+        // Filling moved every start up to its band's end: shift them back.
+        for band in stride(from: count, to: 0, by: -1) { bandStarts[band] = bandStarts[band - 1] }
+        bandStarts[0] = 0
+        return sorted
+    }
+}
