@@ -176,12 +176,12 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
 }
 #undef WIDEN
 
-// One step of the mask blend: `n` (1…8) pixels of `dst` under `color` through their coverage.
+// One step of the coverage blend: `n` (1…8) pixels of `dst` under `color` through their
+// coverage `m32` (0…255 in each 32-bit lane).
 __attribute__((target("avx512f,avx512bw,avx512vl")))
-static inline void mask_step(__m512i color, const uint8_t *coverage, uint32_t *dst, unsigned n) {
+static inline void blend_step(__m512i color, __m256i m32, uint32_t *dst, unsigned n) {
     const __mmask8 lanes = (__mmask8)((1u << n) - 1);
     const __m512i maximum = _mm512_set1_epi16(255);
-    __m256i m32 = _mm256_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, coverage));
     __m512i m = _mm512_cvtepu8_epi16(_mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101)));
     __m512i src = div255_16(_mm512_mullo_epi16(color, m));
     __m512i alpha = _mm512_shufflehi_epi16(_mm512_shufflelo_epi16(src, 0xFF), 0xFF);
@@ -189,6 +189,13 @@ static inline void mask_step(__m512i color, const uint8_t *coverage, uint32_t *d
     __m512i kept = div255_16(_mm512_mullo_epi16(under, _mm512_sub_epi16(maximum, alpha)));
     __m256i out = _mm256_add_epi32(_mm512_cvtepi16_epi8(src), _mm512_cvtepi16_epi8(kept));
     _mm256_mask_storeu_epi32(dst, lanes, out);
+}
+
+// One step of the mask blend: `n` (1…8) pixels through coverage bytes.
+__attribute__((target("avx512f,avx512bw,avx512vl")))
+static inline void mask_step(__m512i color, const uint8_t *coverage, uint32_t *dst, unsigned n) {
+    const __mmask8 lanes = (__mmask8)((1u << n) - 1);
+    blend_step(color, _mm256_cvtepu8_epi32(_mm_maskz_loadu_epi8(lanes, coverage)), dst, n);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl")))
@@ -203,9 +210,7 @@ void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_
         // zero where c is not above zero (NaN included).
         __m256 scaled = _mm256_add_ps(_mm256_mul_ps(c, scale), half);
         __m256i m = _mm256_maskz_cvttps_epu32(_mm256_cmp_ps_mask(c, zero, _CMP_GT_OQ), scaled);
-        uint8_t bytes[8];
-        _mm_storel_epi64((__m128i *)bytes, _mm256_cvtepi32_epi8(m));
-        mask_step(wide, bytes, dst + i, n);
+        blend_step(wide, m, dst + i, n);
         i += n;
     }
 }

@@ -168,14 +168,10 @@ public final class CoverageRasterizer {
         let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
         guard cx0 < cx1, cy0 < cy1 else { return }
         // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.
-        func draw(_ polygons: [[Point]]) -> Bool {
-            switch rule {
-            case .nonZero: fast.rasterize(polygons, rule: NonZeroRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
-            case .evenOdd: fast.rasterize(polygons, rule: EvenOddRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
-            }
+        switch rule {
+        case .nonZero: fast.rasterize(polygons, rule: NonZeroRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
+        case .evenOdd: fast.rasterize(polygons, rule: EvenOddRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)
         }
-        // Geometry out of reach is found while the edges are set up, then clipped and drawn.
-        if !draw(polygons), let reach = withinReach(polygons) { _ = draw(reach.polygons) }
     }
 
     /// Adds one edge, split where it crosses x = 0 and x = W so each piece can be clamped

@@ -13,3 +13,11 @@ func ceilInt(_ x: Double) -> Int {
     let i = Int(x)
     return Double(i) < x ? i + 1 : i
 }
+
+/// `x` rounded to the nearest integer (ties to even), as an Int32, without a conversion
+/// instruction or its range check: adding 1.5 · 2⁵² leaves the rounded value in the low bits
+/// of the Double. Valid for |x| < 2³¹ (anything else wraps, it never traps).
+@inline(__always)
+func roundedInt32(_ x: Double) -> Int32 {
+    Int32(truncatingIfNeeded: (x + 6_755_399_441_055_744).bitPattern)
+}

@@ -25,17 +25,17 @@ extension FixedPointCoverage {
             reachY = Double(owner.height) + 1
         }
 
-        /// 1/256 px, rounded to nearest (within the one-pixel box around the canvas, so the
-        /// offset keeps the truncation a floor).
+        /// 1/256 px, rounded to nearest (ties to even).
         @inline(__always)
-        private static func subpixels(_ v: Double) -> Int32 {
-            Int32(truncatingIfNeeded: Int(v * 256 + 0.5 + 1_048_576) - 1_048_576)
-        }
+        private static func subpixels(_ v: Double) -> Int32 { roundedInt32(v * 256) }
 
-        /// Adds every edge of one closed polygon; false when a point is out of reach (not
-        /// finite, or beyond the one-pixel box around the canvas), the caller then clips.
+        /// Adds every edge of one closed polygon; false when a point is not finite (the shape
+        /// is culled). A polygon reaching beyond the one-pixel box around the canvas is clipped
+        /// to that box first (decision 86): the winding inside it is unchanged, and every
+        /// coordinate is then canvas-sized, so a vertex at 1e19 costs nothing.
         mutating func addEdges(of polygon: [Point]) -> Bool {
-            polygon.withUnsafeBufferPointer { points in
+            let start = count
+            let withinReach = polygon.withUnsafeBufferPointer { points -> Bool in
                 guard let last = points.last else { return true }
                 guard last.x >= -1 && last.x <= reachX && last.y >= -1 && last.y <= reachY else { return false }
                 var previous = (x: Self.subpixels(last.x), y: Self.subpixels(last.y))
@@ -48,7 +48,15 @@ extension FixedPointCoverage {
                 }
                 return true
             }
+            if withinReach { return true }
+            // Drop what this polygon added (the extent may stay wider: it is still in reach).
+            count = start
+            guard polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return false }
+            let box = (x0: -1.0, y0: -1.0, x1: reachX, y1: reachY)
+            if let clipped = PolygonClipper.clip(polygon, to: box) { return addEdges(of: clipped) }
+            return true
         }
+
 
         /// One edge, split where it leaves the columns `[0, width]`: the part left of the
         /// canvas still covers every pixel to its right, so each part is added with x clamped.

@@ -20,32 +20,32 @@ extension FixedPointCoverage {
             // Vertical: the same column and split in every row, scaled by the row's height.
             let column = Int(edge.x0 >> Self.subpixelShift), twice = 2 &* (edge.x0 & 255)
             while ya < ye {
-                let yb = min((ya | 255) + 1, ye)
-                let m = edge.direction &* (yb - ya)
-                let base = cells + row * rowLength
+                let yb = min((ya | 255) &+ 1, ye)
+                let m = edge.direction &* (yb &- ya)
+                let base = cells + row &* rowLength
                 base[column] &+= m &* (512 &- twice)
                 base[column + 1] &+= m &* twice
                 markTouched(bandRow: row, column, column + 1)
                 ya = yb
-                row += 1
+                row &+= 1
             }
             return
         }
         var xa = ya == edge.y0 ? edge.x0 : x(of: edge, at: ya)
         while ya < ye {
-            let yb = min((ya | 255) + 1, ye)
+            let yb = min((ya | 255) &+ 1, ye)
             let xb = yb == edge.y1 ? edge.x1 : x(of: edge, at: yb)
-            depositRow(cells + row * rowLength, bandRow: row, xa: xa, xb: xb, height: yb - ya, edge: edge)
+            depositRow(cells + row &* rowLength, bandRow: row, xa: xa, xb: xb, height: yb &- ya, edge: edge)
             ya = yb
             xa = xb
-            row += 1
+            row &+= 1
         }
     }
 
     /// The edge's x at subpixel row `y`, rounded, and kept within the edge against rounding.
     @inline(__always)
     private func x(of edge: Edge, at y: Int32) -> Int32 {
-        let x = Int32(Double(edge.x0) + Double(y - edge.y0) * edge.slope + 0.5)   // ≥ −0.5: truncation floors
+        let x = roundedInt32(Double(edge.x0) + Double(y &- edge.y0) * edge.slope)
         return min(max(x, min(edge.x0, edge.x1)), max(edge.x0, edge.x1))
     }
 
@@ -96,11 +96,12 @@ extension FixedPointCoverage {
     /// Sets the touched bits of canvas columns `c0 ... c1` in row `bandRow` of the band.
     @inline(__always)
     func markTouched(bandRow: Int, _ c0: Int, _ c1: Int) {
-        let x0 = c0 - colFirst, x1 = c1 - colFirst
+        let x0 = c0 &- colFirst, x1 = c1 &- colFirst
         let w0 = x0 >> 6, w1 = x1 >> 6
-        let words = touched + bandRow * wordsPerRow
-        if Int32(w0) < rowFirstWord[bandRow] { rowFirstWord[bandRow] = Int32(w0) }
-        if Int32(w1) > rowLastWord[bandRow] { rowLastWord[bandRow] = Int32(w1) }
+        let words = touched + bandRow &* wordsPerRow
+        let first = Int32(truncatingIfNeeded: w0), last = Int32(truncatingIfNeeded: w1)
+        if first < rowFirstWord[bandRow] { rowFirstWord[bandRow] = first }
+        if last > rowLastWord[bandRow] { rowLastWord[bandRow] = last }
         let low = ~UInt64(0) << UInt64(x0 & 63)                       // bits x0 & 63 … 63
         let high = ~UInt64(0) >> UInt64(63 - x1 & 63)                 // bits 0 … x1 & 63
         if w0 == w1 {

@@ -21,7 +21,7 @@ final class FixedPointCoverage {
     /// The cells' value for a pixel covered once (2 · 256 · 256).
     static let fullCoverage = Int32(LAMINA_FULL_COVERAGE)
     /// The cell budget of one band: 32 KiB of `Int32`.
-    static let bandCells = 8192
+    static let bandCells = 32768
 
     /// One edge, top to bottom, in subpixels.
     struct Edge {
@@ -100,20 +100,19 @@ final class FixedPointCoverage {
     }
 
     /// Scan-converts `polygons` (device pixels) into `sink`, clipped to the pixel rectangle
-    /// `[cx0, cx1) × [cy0, cy1)` (already within the canvas and not empty). Returns false,
-    /// having drawn nothing, when a point is not finite or lies beyond the one-pixel box around
-    /// the canvas: the caller clips such geometry to that box first (decision 86).
+    /// `[cx0, cx1) × [cy0, cy1)` (already within the canvas and not empty). A shape with a
+    /// point that is not finite is culled.
     func rasterize<Sink: SpanSink, Rule: FixedPointRule>(
         _ polygons: [[Point]], rule: Rule, cx0: Int, cy0: Int, cx1: Int, cy1: Int, into sink: inout Sink
-    ) -> Bool {
+    ) {
         clipTop = Int32(cy0) << Self.subpixelShift
         clipBottom = Int32(cy1) << Self.subpixelShift
         var builder = EdgeBuilder(self)
         for polygon in polygons {
-            guard builder.addEdges(of: polygon) else { return false }
+            guard builder.addEdges(of: polygon) else { return }
         }
         edgeCount = builder.count
-        guard edgeCount > 0 else { return true }
+        guard edgeCount > 0 else { return }
         // Columns the deposits can touch: a row's last deposit goes one cell right of its edge.
         colFirst = Int(builder.minX >> Self.subpixelShift)
         let colEnd = Int(builder.maxX >> Self.subpixelShift) + 2
@@ -154,7 +153,6 @@ final class FixedPointCoverage {
             carried = kept
             sweep(rows: top..<bottom, output: output, rule: rule, into: &sink)
         }
-        return true
     }
 
     /// Doubles the edge storage, keeping the first `count` edges.

@@ -120,30 +120,38 @@ struct Stroker {
             }
             return
         }
-        contour.append(p + n1)
+        // Where the two offset lines meet: p + n1 and p + n2 lie on the lines through it.
+        let corner = p + (n1 + n2) * (1 / max(1 + dot, 1e-300))
         switch style.join {
         case .bevel:
-            break
+            contour.append(p + n1)
+            contour.append(p + n2)
         case .miter:
             // Miter length / width = 1 / sin(φ/2), φ the angle between the segments;
             // sin(φ/2) = √((1 − cos θ)/2) with θ the turn, cos θ = dot… so 1/sin(φ/2) = √(2/(1 + dot)).
-            let ratio = (2 / max(1 + dot, 1e-300)).squareRoot()
-            if ratio <= style.miterLimit {
-                let m = (n1 + n2) * (1 / (1 + dot))
-                contour.append(p + m)
+            // Within the limit the corner alone is the join (p ± n on its lines add nothing).
+            if (2 / max(1 + dot, 1e-300)).squareRoot() <= style.miterLimit {
+                contour.append(corner)
+            } else {
+                contour.append(p + n1)
+                contour.append(p + n2)
             }
         case .round:
-            // A turn smaller than one chord step is the chord itself: no trig needed. The
-            // step θ has cos θ = 2(1 − tol/h)² − 1 (the sagitta of the chord equals tol).
+            // A turn smaller than one chord step (cos θ = 2(1 − tol/h)² − 1: the sagitta of the
+            // chord equals tol) needs no arc: its corner lies outside the arc by h(1/cos(θ/2) − 1),
+            // within the tolerance like the chord inside it, and is one point instead of two
+            // (a flattened curve turns a little at every vertex).
             let q = 1 - tolerance / max(h, tolerance)
-            if dot >= 2 * q * q - 1 { break }
-            let start = n1
+            if dot >= 2 * q * q - 1 {
+                contour.append(corner)
+                return
+            }
             let angle = acos(max(-1, min(1, dot)))
             let sweep = (cross > 0 ? 1.0 : -1.0) * angle                  // normals turn with the path
-            let arcPoints = arc(center: p, from: start, sweep: sweep)
-            contour.append(contentsOf: arcPoints.dropFirst().dropLast())
+            contour.append(p + n1)
+            contour.append(contentsOf: arc(center: p, from: n1, sweep: sweep).dropFirst().dropLast())
+            contour.append(p + n2)
         }
-        contour.append(p + n2)
     }
 
     /// The cap at end point `p`, leaving the path in `direction`, between the two offset

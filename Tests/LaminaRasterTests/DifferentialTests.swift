@@ -169,6 +169,34 @@ struct DifferentialTests {
         #expect(differing * 20 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
+    @Test("the AVX-512 coverage blend equals the per-pixel composite for every coverage level, NaN and negative values")
+    func coverageBlendKernel() {
+        guard Blend.hasAVX512 else { return }     // nothing to compare on this CPU
+        var rng = SplitMix(state: 17)
+        for length in [1, 3, 4, 7, 8, 9, 15, 16, 17, 40] {
+            for _ in 0..<40 {
+                let alpha = UInt32.random(in: 0...255, using: &rng)
+                let color = alpha << 24 | UInt32.random(in: 0...alpha, using: &rng) << 16
+                    | UInt32.random(in: 0...alpha, using: &rng) << 8 | UInt32.random(in: 0...alpha, using: &rng)
+                let coverage = (0..<length).map { _ -> Float in
+                    switch Int.random(in: 0..<8, using: &rng) {
+                    case 0: return 0
+                    case 1: return 1
+                    case 2: return [Float.nan, -0.5].randomElement(using: &rng)!
+                    default: return Float(Int.random(in: 0...255, using: &rng)) / 255 + Float.random(in: -0.002...0.002, using: &rng)
+                    }
+                }
+                let row = (0..<length).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) | 0xFF00_0000 }
+                var expected = row, blended = row
+                for i in 0..<length where coverage[i] > 0 {
+                    Blend.composite(color, coverage: UInt32(coverage[i] * 255 + 0.5), into: &expected[i])
+                }
+                blended.withUnsafeMutableBufferPointer { lamina_blend_coverage_avx512(color, coverage, $0.baseAddress!, length) }
+                #expect(blended == expected, "length \(length), colour \(color)")
+            }
+        }
+    }
+
     @Test("every fill kernel this CPU has sets exactly the pixels asked for")
     func fillKernels() {
         var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [("dispatched", Blend.fill)]
