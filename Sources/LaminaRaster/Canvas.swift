@@ -126,6 +126,19 @@ public final class Canvas {
         return c.intersection(e)
     }
 
+    /// False when `path` mapped through `transform`, grown by `reach` device pixels, lies
+    /// wholly outside the clip: such a draw is skipped before it is flattened or stroked (a
+    /// band of a split frame, or a damage-only redraw, pays only for what reaches it). The
+    /// control points' box contains the curves; anything not finite is left to the rasterizer.
+    private func mayTouch(_ path: Path, transform: AffineTransform, reach: Double, clip: PixelRect?) -> Bool {
+        let box = transform.apply(to: path.controlPointBounds)
+        let c = effectiveClip(clip)
+        guard box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite, reach.isFinite else { return true }
+        let margin = reach + 1
+        return box.maxX + margin > Double(c.x0) && box.minX - margin < Double(c.x1)
+            && box.maxY + margin > Double(c.y0) && box.minY - margin < Double(c.y1)
+    }
+
     /// Scan-converts `polygons` into `sink` with the chosen pipeline, inside the clip.
     func paint<Sink: SpanSink>(_ polygons: [[Point]], rule: FillRule, clip: PixelRect?,
                                into sink: inout Sink) {
@@ -147,6 +160,7 @@ public final class Canvas {
         _ path: Path, color: Color, rule: FillRule = .nonZero,
         transform: AffineTransform = .identity, clip: PixelRect? = nil
     ) {
+        guard mayTouch(path, transform: transform, reach: 0, clip: clip) else { return }
         let polygons = (transform.isIdentity ? path : path.applying(transform))
             .flattened(tolerance: flatteningTolerance)
         fill(polygons: polygons, color: color, rule: rule, clip: clip)
@@ -169,6 +183,10 @@ public final class Canvas {
     ) {
         let scale = max((transform.a * transform.a + transform.b * transform.b).squareRoot(),
                         (transform.c * transform.c + transform.d * transform.d).squareRoot(), 1e-9)
+        // How far the outline can stray from the path: half the width, times the miter limit
+        // for miter joins or √2 for square caps, and a little for the area-true arc points.
+        let spread = max(1, style.join == .miter ? style.miterLimit : 1, style.cap == .square ? 2.squareRoot() : 1)
+        guard mayTouch(path, transform: transform, reach: style.width / 2 * spread * 1.1 * scale, clip: clip) else { return }
         var polygons = path.stroked(style, tolerance: flatteningTolerance / scale)
         if !transform.isIdentity { polygons = polygons.map { $0.map(transform.apply(to:)) } }
         fill(polygons: polygons, color: color, rule: .nonZero, clip: clip)

@@ -130,15 +130,20 @@ public struct Path: Hashable, Sendable {
     /// The bounding box of every point and control point (contains the path's geometry;
     /// may be larger than its tight bounds).
     public var controlPointBounds: Rect {
-        var points: [Point] = []
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ p: Point) {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        var any = false
         for e in elements {
             switch e {
-            case .move(let p), .line(let p): points.append(p)
-            case .quad(let c, let p): points.append(c); points.append(p)
-            case .cubic(let c1, let c2, let p): points.append(c1); points.append(c2); points.append(p)
+            case .move(let p), .line(let p): add(p); any = true
+            case .quad(let c, let p): add(c); add(p); any = true
+            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p); any = true
             case .close: break
             }
         }
-        return Rect.boundingBox(of: points)
+        return any ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : .zero
     }
 }

@@ -109,6 +109,45 @@ struct ClipTests {
         #expect(target[5, 5] == 0xFF80_8080 && target[15, 5] == 0xFF80_8080 && target[25, 5] == 0xFF80_8080)
     }
 
+    @Test("a draw cut by a clip rectangle equals the whole draw inside it: skipping draws outside the clip hides nothing",
+          arguments: 0..<6)
+    func clipCullingHidesNothing(seed: UInt64) {
+        var rng = DifferentialTests.SplitMix(state: seed &+ 7)
+        let clip = PixelRect(x0: 40, y0: 30, x1: 80, y1: 60)
+        let whole = PixelBuffer(width: 120, height: 90), cut = PixelBuffer(width: 120, height: 90)
+        let w = Canvas(target: whole), c = Canvas(target: cut)
+        w.clear(.white)
+        c.clear(.white)
+        for _ in 0..<30 {
+            // Sharp zigzags just outside the clip: their miter spikes and square caps reach in.
+            var path = Path()
+            let side = Int.random(in: 0..<4, using: &rng)
+            func point() -> Point {
+                let along = Double.random(in: 20...100, using: &rng), off = Double.random(in: 1...14, using: &rng)
+                switch side {
+                case 0: return Point(x: along, y: 30 - off)
+                case 1: return Point(x: along, y: 60 + off)
+                case 2: return Point(x: 40 - off, y: along * 0.75)
+                default: return Point(x: 80 + off, y: along * 0.75)
+                }
+            }
+            path.move(to: point())
+            for _ in 0..<3 { path.line(to: point()) }
+            let style = StrokeStyle(width: Double.random(in: 1...6, using: &rng), cap: LineCap.allCases.randomElement(using: &rng)!,
+                                    join: LineJoin.allCases.randomElement(using: &rng)!, miterLimit: 10)
+            let color = Color(red8: UInt8.random(in: 0...255, using: &rng), green8: 40, blue8: 90, alpha8: 200)
+            w.stroke(path, style: style, color: color)
+            c.stroke(path, style: style, color: color, clip: clip)
+            w.fill(path, color: color)
+            c.fill(path, color: color, clip: clip)
+        }
+        var differing = 0
+        for y in clip.y0..<clip.y1 {
+            for x in clip.x0..<clip.x1 where whole[x, y] != cut[x, y] { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+
     @Test("under a clip mask the fast pipeline stays within two levels of the reference", arguments: 0..<4)
     func differentialWithMask(seed: UInt64) {
         var rng = DifferentialTests.SplitMix(state: seed &+ 99)
