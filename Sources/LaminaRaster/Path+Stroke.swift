@@ -66,41 +66,58 @@ struct Stroker {
             }
             return
         }
+        let n = points.count
+        // Each segment's direction and length, once: both sides of every vertex use them.
+        let segments = closed ? n : n - 1
+        var directions: [Point] = [], lengths: [Double] = []
+        directions.reserveCapacity(segments)
+        lengths.reserveCapacity(segments)
+        for i in 0..<segments {
+            let v = points[(i + 1) % n] - points[i]
+            let length = (v.x * v.x + v.y * v.y).squareRoot()
+            directions.append(length > 0 ? v * (1 / length) : Point(x: 1, y: 0))
+            lengths.append(length)
+        }
         if closed {
             var left: [Point] = [], right: [Point] = []
-            let n = points.count
             for i in 0..<n {
-                side(points[(i + n - 1) % n], points[i], points[(i + 1) % n], sign: 1, into: &left)
-                side(points[(i + n - 1) % n], points[i], points[(i + 1) % n], sign: -1, into: &right)
+                let before = (i + n - 1) % n
+                side(points[i], directions[before], directions[i], lengths[before], lengths[i], sign: 1, into: &left)
+                side(points[i], directions[before], directions[i], lengths[before], lengths[i], sign: -1, into: &right)
             }
             out.append(left)
             out.append(right.reversed())
             return
         }
         var contour: [Point] = []
-        let n = points.count
+        contour.reserveCapacity(3 * n + 8)
         // Left side forwards: start offset, joins at interior vertices, end offset.
-        let d0 = unit(points[1] - points[0]), dn = unit(points[n - 1] - points[n - 2])
+        let d0 = directions[0], dn = directions[n - 2]
         contour.append(points[0] + normal(d0) * h)
-        for i in 1..<(n - 1) { side(points[i - 1], points[i], points[i + 1], sign: 1, into: &contour) }
+        for i in 1..<(n - 1) {
+            side(points[i], directions[i - 1], directions[i], lengths[i - 1], lengths[i], sign: 1, into: &contour)
+        }
         contour.append(points[n - 1] + normal(dn) * h)
         cap(at: points[n - 1], direction: dn, into: &contour)
-        // Right side backwards.
+        // Right side backwards: the segments reversed.
         contour.append(points[n - 1] - normal(dn) * h)
-        for i in stride(from: n - 2, through: 1, by: -1) { side(points[i + 1], points[i], points[i - 1], sign: 1, into: &contour) }
+        for i in stride(from: n - 2, through: 1, by: -1) {
+            side(points[i], -directions[i], -directions[i - 1], lengths[i], lengths[i - 1], sign: 1, into: &contour)
+        }
         contour.append(points[0] - normal(d0) * h)
         cap(at: points[0], direction: -d0, into: &contour)
         out.append(contour)
     }
 
-    /// The offset points at vertex `p` on the side `sign · normal` of the path a → p → b:
+    /// The offset points at vertex `p` on the side `sign · normal` of the path a → p → b,
+    /// given the unit directions `d1` (a → p) and `d2` (p → b) and the two segments' lengths:
     /// a join on the outer side of the turn. On the inner side, the two offset lines meet at
     /// `p + (n1 + n2)/(1 + cos θ)`; that point is used when it lies within half of each
     /// segment (so neighbouring inner points cannot cross), otherwise the contour passes
     /// through `p` itself, whose overlap fills with winding 2.
-    private func side(_ a: Point, _ p: Point, _ b: Point, sign: Double, into contour: inout [Point]) {
+    private func side(_ p: Point, _ d1: Point, _ d2: Point, _ length1: Double, _ length2: Double, sign: Double,
+                      into contour: inout [Point]) {
         let h = halfWidth
-        let d1 = unit(p - a), d2 = unit(b - p)
         let n1 = normal(d1) * (sign * h), n2 = normal(d2) * (sign * h)
         let cross = d1.x * d2.y - d1.y * d2.x
         let turnsAway = sign * cross < 0          // this side is the outer side of the turn
@@ -111,7 +128,7 @@ struct Stroker {
         }
         guard turnsAway else {
             let reach = h * (1 - dot) / abs(cross)                       // h · tan(θ/2)
-            if reach <= 0.5 * min(p.distance(to: a), b.distance(to: p)) {
+            if reach <= 0.5 * min(length1, length2) {
                 contour.append(p + (n1 + n2) * (1 / (1 + dot)))
             } else {
                 contour.append(p + n1)
@@ -187,11 +204,6 @@ struct Stroker {
             let radius = i == 0 || i == count ? r : scaled
             return Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
         }
-    }
-
-    private func unit(_ v: Point) -> Point {
-        let l = (v.x * v.x + v.y * v.y).squareRoot()
-        return l > 0 ? v * (1 / l) : Point(x: 1, y: 0)
     }
 
     /// The left normal (+x → +y turned a quarter).
