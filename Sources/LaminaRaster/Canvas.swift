@@ -17,9 +17,10 @@ public final class Canvas {
     public enum Pipeline: Sendable {
         /// Every pixel through the simple reference sweep and the scalar per-pixel blend: the oracle.
         case reference
-        /// Edges set up once, edge cells from a bitmap, vector prefix sums, constant-coverage
-        /// runs filled or blended with SIMD; `reference`'s coverage within float rounding
-        /// (decision 113).
+        /// Edges rounded to 24.8 fixed point and set up once, integer cells a band of rows at
+        /// a time, edge cells from a bitmap, vector prefix sums, constant-coverage runs filled
+        /// or blended with SIMD; `reference`'s coverage within 1/128 on the rounded edges
+        /// (decision 115).
         case fast
     }
 

@@ -27,8 +27,8 @@ public final class CoverageRasterizer {
     private var originX = 0
     private var originY = 0
     private let coverageRow: UnsafeMutableBufferPointer<Float>
-    /// The fast core `rasterizeSpans` runs.
-    private let fast: FixedPointCoverage
+    /// The fast core `rasterizeSpans` runs (nil past its 4 M pixels a side: the reference then).
+    private let fast: FixedPointCoverage?
     /// Rows outside `[rowClip0, rowClip1)` get no deposits: a row's coverage depends only on
     /// its own cells, so clipping rows here is exact (and lets bands skip each other's rows).
     private var rowClip0 = 0.0, rowClip1 = 0.0
@@ -45,7 +45,7 @@ public final class CoverageRasterizer {
         cells.initialize(repeating: 0)
         coverageRow = .allocate(capacity: width)
         coverageRow.initialize(repeating: 0)
-        fast = FixedPointCoverage(width: width, height: height)
+        fast = max(width, height) <= FixedPointCoverage.maximumSide ? FixedPointCoverage(width: width, height: height) : nil
     }
 
     deinit {
@@ -167,6 +167,12 @@ public final class CoverageRasterizer {
         let cx0 = max(0, clip?.x0 ?? 0), cy0 = max(0, clip?.y0 ?? 0)
         let cx1 = min(width, clip?.x1 ?? width), cy1 = min(height, clip?.y1 ?? height)
         guard cx0 < cx1, cy0 < cy1 else { return }
+        guard let fast else {
+            rasterize(polygons, rule: rule, clip: clip) { y, x0, coverage in
+                for i in 0..<coverage.count where coverage[i] > 0 { sink.pixel(x: x0 + i, y: y, coverage: coverage[i]) }
+            }
+            return
+        }
         // One sweep per rule, so the coverage function is inlined, not re-chosen per cell.
         switch rule {
         case .nonZero: fast.rasterize(polygons, rule: NonZeroRule(), cx0: cx0, cy0: cy0, cx1: cx1, cy1: cy1, into: &sink)

@@ -8,7 +8,7 @@ import LaminaGeometry
 /// - Edges are set up once per segment: end points rounded to 1/256 px, split where they leave
 ///   the canvas columns, clipped to the rows drawn, and filed under the band where they start,
 ///   so the bands above and below a shape cost nothing.
-/// - A band is as many rows (a power of two, 1 to 64) as keep its cells within 32 KiB, in L1.
+/// - A band is as many rows (a power of two, 1 to 64) as keep its cells within 128 KiB, in L2.
 ///   Each edge deposits, row by row, the exact area of its rounded self into `Int32` cells
 ///   (`LAMINA_FULL_COVERAGE` for a pixel covered once), as differences along the row; the
 ///   cells of one row add up to exactly its signed height, so the interior is exact.
@@ -20,7 +20,7 @@ final class FixedPointCoverage {
     static let subpixelShift: Int32 = 8
     /// The cells' value for a pixel covered once (2 · 256 · 256).
     static let fullCoverage = Int32(LAMINA_FULL_COVERAGE)
-    /// The cell budget of one band: 32 KiB of `Int32`.
+    /// The cell budget of one band: 128 KiB of `Int32` (32 KiB, in L1, measured slower: more bands).
     static let bandCells = 32768
 
     /// One edge, top to bottom, in subpixels.
@@ -67,8 +67,12 @@ final class FixedPointCoverage {
     /// Rows outside the clip get no deposits (in subpixels).
     var clipTop: Int32 = 0, clipBottom: Int32 = 0
 
+    /// The largest side 24.8 fixed point in `Int32` holds with room for the one-pixel box
+    /// around the canvas; `CoverageRasterizer` draws anything larger with the reference.
+    static let maximumSide = 1 << 22
+
     init(width: Int, height: Int) {
-        precondition(width <= 1 << 22 && height <= 1 << 22, "24.8 fixed point holds at most 4 M pixels a side")
+        precondition(width <= Self.maximumSide && height <= Self.maximumSide, "24.8 fixed point holds at most 4 M pixels a side")
         self.width = width
         self.height = height
         edges = .allocate(capacity: edgeCapacity)

@@ -41,6 +41,19 @@ struct CoverageTests {
         #expect(sum(mask) == 40)
     }
 
+    @Test("past the fixed-point core's 4 M pixels a side the spans come from the reference, exact")
+    func beyondFixedPointRange() {
+        let width = FixedPointCoverage.maximumSide + 10
+        let rasterizer = CoverageRasterizer(width: width, height: 3)
+        var sink = DifferentialTests.RecordingSink(coverage: [Float](repeating: 0, count: 3 * 64), width: 64, originX: width - 64)
+        // Far right of the canvas, recorded relative to x = width - 64.
+        let x0 = Double(width - 64)
+        rasterizer.rasterizeSpans([[Point(x: x0 + 10.5, y: 0.5), Point(x: x0 + 20.5, y: 0.5), Point(x: x0 + 20.5, y: 2),
+                                    Point(x: x0 + 10.5, y: 2)]], rule: .nonZero, into: &sink)
+        #expect(sink.coverage[0 * 64 + 12] == 0.5 && sink.coverage[1 * 64 + 12] == 1 && sink.coverage[1 * 64 + 10] == 0.5)
+        #expect(sink.coverage[2 * 64 + 12] == 0 && sink.coverage[1 * 64 + 20] == 0.5 && sink.coverage[1 * 64 + 21] == 0)
+    }
+
     @Test("even-odd holes are empty; non-zero fills same-direction rings and empties reversed ones")
     func fillRules() {
         var path = Path(rect: Rect(x: 4, y: 4, width: 40, height: 40))

@@ -54,12 +54,14 @@ struct DifferentialTests {
     struct RecordingSink: SpanSink {
         var coverage: [Float]
         let width: Int
-        mutating func pixel(x: Int, y: Int, coverage c: Float) { coverage[y * width + x] = c }
+        /// The canvas column recorded at index 0 of each row.
+        var originX = 0
+        mutating func pixel(x: Int, y: Int, coverage c: Float) { coverage[y * width + x - originX] = c }
         mutating func run(x0: Int, x1: Int, y: Int, coverage c: Float) {
-            for x in x0..<x1 { coverage[y * width + x] = c }
+            for x in x0..<x1 { coverage[y * width + x - originX] = c }
         }
         mutating func span(x0: Int, y: Int, coverage c: UnsafePointer<Float>, count: Int) {
-            for i in 0..<count { coverage[y * width + x0 + i] = c[i] }
+            for i in 0..<count { coverage[y * width + x0 + i - originX] = c[i] }
         }
     }
 
