@@ -217,10 +217,18 @@ void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_
 
 __attribute__((target("avx512f,avx512bw,avx512vl")))
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
+    lamina_blend_mask_rows_avx512(color, coverage, count, dst, count, count, 1);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl")))
+void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                   size_t dst_stride, size_t count, size_t rows) {
     const __m512i wide = _mm512_cvtepu8_epi16(_mm256_set1_epi32((int)color));
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) mask_step(wide, coverage + i, dst + i, 8);
-    if (i < count) mask_step(wide, coverage + i, dst + i, (unsigned)(count - i));
+    for (size_t row = 0; row < rows; row++, coverage += coverage_stride, dst += dst_stride) {
+        size_t i = 0;
+        for (; i + 8 <= count; i += 8) mask_step(wide, coverage + i, dst + i, 8);
+        if (i < count) mask_step(wide, coverage + i, dst + i, (unsigned)(count - i));
+    }
 }
 
 #else
@@ -236,6 +244,10 @@ void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_
 }
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
     (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
+}
+void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                   size_t dst_stride, size_t count, size_t rows) {
+    (void)color; (void)coverage; (void)coverage_stride; (void)dst; (void)dst_stride; (void)count; (void)rows;
 }
 size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
                                         int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,

@@ -205,23 +205,21 @@ public final class Canvas {
         paint(polygons, rule: rule, clip: clip, into: &sink)
     }
 
-    /// Composites a glyph's coverage at pixel `(x, y)` in `color` (through the clip).
-    func blit(_ mask: GlyphMask, x: Int, y: Int, color: Color) {
-        let pixel = color.premultiplied.pixel32
+    /// Composites a glyph's coverage at pixel `(x, y)` in the premultiplied `pixel` (through the clip).
+    func blit(_ mask: GlyphMask, x: Int, y: Int, pixel: UInt32) {
         guard pixel >> 24 != 0, mask.width > 0 else { return }
         let c = effectiveClip(nil)
         let x0 = max(x, c.x0), x1 = min(x + mask.width, c.x1), y0 = max(y, c.y0), y1 = min(y + mask.height, c.y1)
         guard x0 < x1, y0 < y1 else { return }
-        var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
         mask.coverage.withUnsafeBufferPointer { coverage in
             if clipMask == nil && pipeline == .fast && Blend.hasAVX512 {
-                // Whole glyph rows at once; the same arithmetic as `sink.pixel`, bit for bit.
-                for py in y0..<y1 {
-                    lamina_blend_mask_avx512(pixel, coverage.baseAddress! + (py - y) * mask.width + (x0 - x),
-                                             target.pixels.baseAddress! + py * target.stride + x0, x1 - x0)
-                }
+                // The whole glyph in one call; the same arithmetic as `sink.pixel`, bit for bit.
+                lamina_blend_mask_rows_avx512(pixel, coverage.baseAddress! + (y0 - y) * mask.width + (x0 - x), mask.width,
+                                              target.pixels.baseAddress! + y0 * target.stride + x0, target.stride,
+                                              x1 - x0, y1 - y0)
                 return
             }
+            var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
             for py in y0..<y1 {
                 let row = (py - y) * mask.width - x
                 for px in x0..<x1 {

@@ -21,3 +21,11 @@ func ceilInt(_ x: Double) -> Int {
 func roundedInt32(_ x: Double) -> Int32 {
     Int32(truncatingIfNeeded: (x + 6_755_399_441_055_744).bitPattern)
 }
+
+/// `x.rounded()` (half away from zero) as an Int, without a libm call. Valid for |x| < 2⁶².
+@inline(__always)
+func roundedAwayFromZero(_ x: Double) -> Int {
+    let whole = Int(x)                    // toward zero
+    let rest = x - Double(whole)
+    return rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
+}

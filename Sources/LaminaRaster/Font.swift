@@ -27,6 +27,8 @@ public final class Font {
     /// Cached sizes, least recently used first.
     private var cacheOrder: [Double] = []
     private var lastCache: SizeCache?
+    /// Glyph indices of the ASCII scalars, `.max` until first asked for.
+    private var asciiGlyphs = [UInt32](repeating: .max, count: 128)
 
     /// How many sizes keep their outlines and masks.
     public static let maximumCachedSizes = 8
@@ -43,11 +45,14 @@ public final class Font {
     final class SizeCache {
         let size: Double
         var outlines: [UInt32: Glyph] = [:]
+        /// The outlines' advances alone, so laying out a line copies no outline.
+        var advances: [UInt32: Double] = [:]
         var masks: [Int: GlyphMask] = [:]
         init(size: Double) { self.size = size }
     }
 
-    private func cache(for size: Double) -> SizeCache {
+    /// The cache of one size, made on first use; at most `maximumCachedSizes` are kept, least recently used first out.
+    func cache(for size: Double) -> SizeCache {
         if let lastCache, lastCache.size == size { return lastCache }
         let found: SizeCache
         if let cached = caches[size] {
@@ -121,10 +126,15 @@ public final class Font {
         return (Double(face.pointee.ascender) / em * size, -Double(face.pointee.descender) / em * size)
     }
 
-    /// The glyph index for a Unicode scalar (0 = missing glyph).
+    /// The glyph index for a Unicode scalar (0 = missing glyph); ASCII's are looked up once.
     public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
         guard let face else { return 0 }
-        return FT_Get_Char_Index(face, FT_ULong(scalar.value))
+        guard scalar.value < 128 else { return FT_Get_Char_Index(face, FT_ULong(scalar.value)) }
+        let cached = asciiGlyphs[Int(scalar.value)]
+        if cached != .max { return cached }
+        let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
+        asciiGlyphs[Int(scalar.value)] = index
+        return index
     }
 
     private func setSize(_ size: Double) {
@@ -148,13 +158,19 @@ public final class Font {
             }
         }
         sized.outlines[index] = glyph
+        sized.advances[index] = glyph.advance
         return glyph
     }
 
     /// The glyph's coverage rasterized once at the offset (subpixelX / 16, subpixelY / 4) px
     /// from an integer pen position (cached): exact-area coverage, 0…255.
     func mask(_ index: UInt32, size: Double, subpixelX: Int, subpixelY: Int) -> GlyphMask {
-        let sized = cache(for: size)
+        mask(index, in: cache(for: size), subpixelX: subpixelX, subpixelY: subpixelY)
+    }
+
+    /// The same from a size's cache the caller holds (a line looks it up once, not per glyph).
+    func mask(_ index: UInt32, in sized: SizeCache, subpixelX: Int, subpixelY: Int) -> GlyphMask {
+        let size = sized.size
         let key = Int(index) << 8 | subpixelX << 4 | subpixelY
         if let cached = sized.masks[key] { return cached }
         let dx = Double(subpixelX) / Double(Self.subpixelStepsX), dy = Double(subpixelY) / Double(Self.subpixelStepsY)
@@ -278,11 +294,12 @@ extension Font {
         var pen = 0.0
         var previous: UInt32?
         var ends: [Double] = []                      // line width after each glyph
+        let sized = cache(for: size)
         for scalar in text.unicodeScalars {
             let index = glyphIndex(for: scalar)
             if let previous { pen += kerning(previous, index, size: size) }
             glyphs.append(.init(index: index, x: pen))
-            pen += glyph(index, size: size).advance
+            pen += sized.advances[index] ?? glyph(index, size: size).advance
             ends.append(pen)
             previous = index
         }
@@ -314,15 +331,20 @@ extension Canvas {
             }
         }
         let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
+        let sized = font.cache(for: line.size)
+        let pixel = color.premultiplied.pixel32
+        let py = origin.y * Double(sy)
+        guard abs(py) < 1e15 else { return }
+        let qy = roundedAwayFromZero(py)
         for placed in line.glyphs {
             // The pen position rounded to the subpixel grid selects a cached coverage mask.
-            let px = ((x + placed.x) * Double(sx)).rounded(), py = (origin.y * Double(sy)).rounded()
-            guard abs(px) < 1e15, abs(py) < 1e15 else { continue }
-            let qx = Int(px), qy = Int(py)
+            let px = (x + placed.x) * Double(sx)
+            guard abs(px) < 1e15 else { continue }
+            let qx = roundedAwayFromZero(px)
             let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
             let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
-            let mask = font.mask(placed.index, size: line.size, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
-            blit(mask, x: ix + mask.left, y: iy + mask.top, color: color)
+            let mask = font.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
+            blit(mask, x: ix + mask.left, y: iy + mask.top, pixel: pixel)
         }
     }
 

@@ -199,6 +199,20 @@ struct DifferentialTests {
         }
     }
 
+    @Test("the libm-free roundings equal Double's: half away from zero, and ties to even into Int32")
+    func roundings() {
+        var rng = SplitMix(state: 5)
+        var values: [Double] = [0, -0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994, 1e9 + 0.5]
+        for _ in 0..<2000 {
+            let whole = Double(Int.random(in: -100_000...100_000, using: &rng))
+            values.append(whole + [0, 0.5, -0.5, Double.random(in: -1...1, using: &rng)].randomElement(using: &rng)!)
+        }
+        for v in values {
+            #expect(roundedAwayFromZero(v) == Int(v.rounded()), "\(v)")
+            if abs(v * 256) < 2e9 { #expect(roundedInt32(v * 256) == Int32((v * 256).rounded(.toNearestOrEven)), "\(v)") }
+        }
+    }
+
     @Test("every fill kernel this CPU has sets exactly the pixels asked for")
     func fillKernels() {
         var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [("dispatched", Blend.fill)]

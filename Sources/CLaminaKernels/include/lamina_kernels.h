@@ -32,6 +32,10 @@ void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count);
 /// LaminaRaster's composite step for every coverage (0 leaves the pixel, 255 is plain
 /// src-over). Requires lamina_kernels_have_avx512().
 void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count);
+/// The same over `rows` rows of `count` pixels: row r reads `coverage + r · coverage_stride`
+/// and writes `dst + r · dst_stride` (a glyph's mask in one call).
+void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                   size_t dst_stride, size_t count, size_t rows);
 
 /// The same with float coverage in 0…1 (or NaN), turned into 0…255 exactly as LaminaRaster's
 /// solid paint does: m = trunc(c · 255 + 0.5) for c > 0, else 0. Requires
