@@ -59,7 +59,6 @@ extension FixedPointCoverage {
             return addEdges(of: clipped.map { Point(x: min(max($0.x, -1), reachX), y: min(max($0.y, -1), reachY)) })
         }
 
-
         /// One edge, split where it leaves the columns `[0, width]`: the part left of the
         /// canvas still covers every pixel to its right, so each part is added with x clamped.
         @inline(__always)

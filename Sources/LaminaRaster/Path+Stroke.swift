@@ -155,9 +155,10 @@ struct Stroker {
             }
         case .round:
             // A turn smaller than one chord step (cos θ = 2(1 − tol/h)² − 1: the sagitta of the
-            // chord equals tol) needs no arc: its corner lies outside the arc by h(1/cos(θ/2) − 1),
-            // within the tolerance like the chord inside it, and is one point instead of two
-            // (a flattened curve turns a little at every vertex).
+            // chord equals tol) needs no arc: its corner lies outside the arc by
+            // h(1/cos(θ/2) − 1) ≤ tol / cos(θ/2), a hair over the tolerance the chord keeps
+            // inside it, and is one point instead of two (a flattened curve turns a little at
+            // every vertex).
             let q = 1 - tolerance / max(h, tolerance)
             if dot >= 2 * q * q - 1 {
                 contour.append(corner)
