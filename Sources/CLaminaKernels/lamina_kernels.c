@@ -216,11 +216,6 @@ void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl")))
-void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
-    lamina_blend_mask_rows_avx512(color, coverage, count, dst, count, count, 1);
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vl")))
 void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
                                    size_t dst_stride, size_t count, size_t rows) {
     const __m512i wide = _mm512_cvtepu8_epi16(_mm256_set1_epi32((int)color));
@@ -240,9 +235,6 @@ void lamina_blend_run_avx512(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
 }
 void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
-    (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
-}
-void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count) {
     (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
 }
 void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,

@@ -27,13 +27,11 @@ void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count);
 /// The same, 32 bytes per store. Requires lamina_kernels_have_avx2().
 void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count);
 
-/// `color` (premultiplied) through a per-pixel coverage byte over each of `count` pixels:
-/// dst = s + round(dst · (255 − s.a) / 255) with s = round(color · coverage / 255), which is
-/// LaminaRaster's composite step for every coverage (0 leaves the pixel, 255 is plain
-/// src-over). Requires lamina_kernels_have_avx512().
-void lamina_blend_mask_avx512(uint32_t color, const uint8_t *coverage, uint32_t *dst, size_t count);
-/// The same over `rows` rows of `count` pixels: row r reads `coverage + r · coverage_stride`
-/// and writes `dst + r · dst_stride` (a glyph's mask in one call).
+/// `color` (premultiplied) through a per-pixel coverage byte over `rows` rows of `count`
+/// pixels (row r reads `coverage + r · coverage_stride` and writes `dst + r · dst_stride`: a
+/// glyph's mask in one call): dst = s + round(dst · (255 − s.a) / 255) with
+/// s = round(color · coverage / 255), which is LaminaRaster's composite step for every coverage
+/// (0 leaves the pixel, 255 is plain src-over). Requires lamina_kernels_have_avx512().
 void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
                                    size_t dst_stride, size_t count, size_t rows);
 
