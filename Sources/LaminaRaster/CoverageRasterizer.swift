@@ -78,11 +78,8 @@ public final class CoverageRasterizer {
         guard minX <= maxX else { return nil }
         let box = (x0: -1.0, y0: -1.0, x1: Double(width) + 1, y1: Double(height) + 1)
         if minX < box.x0 || maxX > box.x1 || minY < box.y0 || maxY > box.y1 {
-            // Crossings interpolated along the other axis can stray an ulp past the box:
-            // clamped into it, the clipped polygons are in reach and this does not recurse again.
-            let clipped = polygons.compactMap { PolygonClipper.clip($0, to: box) }.map { polygon in
-                polygon.map { Point(x: min(max($0.x, box.x0), box.x1), y: min(max($0.y, box.y0), box.y1)) }
-            }
+            // The clipped polygons lie within the box, so this does not recurse again.
+            let clipped = polygons.compactMap { PolygonClipper.clip($0, to: box) }
             guard !clipped.isEmpty else { return nil }
             return withinReach(clipped)
         }

@@ -53,10 +53,9 @@ extension FixedPointCoverage {
             count = start
             guard polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return false }
             let box = (x0: -1.0, y0: -1.0, x1: reachX, y1: reachY)
+            // The clipped polygon lies within the box: in reach, so this does not recurse again.
             guard let clipped = PolygonClipper.clip(polygon, to: box) else { return true }
-            // A crossing interpolated along the other axis can stray an ulp past the box:
-            // clamped into it, every point is in reach and this does not recurse again.
-            return addEdges(of: clipped.map { Point(x: min(max($0.x, -1), reachX), y: min(max($0.y, -1), reachY)) })
+            return addEdges(of: clipped)
         }
 
         /// One edge, split where it leaves the columns `[0, width]`: the part left of the

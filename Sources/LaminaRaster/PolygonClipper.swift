@@ -9,14 +9,17 @@ import LaminaGeometry
 enum PolygonClipper {
     typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
 
-    /// The polygon clipped to `box`, or nil when nothing of it is left.
+    /// The polygon clipped to `box`, or nil when nothing of it is left. Every point of the
+    /// result lies within the box: a crossing interpolated along the other axis can stray an
+    /// ulp past it, and is clamped back.
     static func clip(_ polygon: [Point], to box: Box) -> [Point]? {
         var points = polygon
         points = clip(points, inside: { $0.x >= box.x0 }, cross: { a, b in cross(a, b, x: box.x0) })
         points = clip(points, inside: { $0.x <= box.x1 }, cross: { a, b in cross(a, b, x: box.x1) })
         points = clip(points, inside: { $0.y >= box.y0 }, cross: { a, b in cross(a, b, y: box.y0) })
         points = clip(points, inside: { $0.y <= box.y1 }, cross: { a, b in cross(a, b, y: box.y1) })
-        return points.count >= 3 ? points : nil
+        guard points.count >= 3 else { return nil }
+        return points.map { Point(x: min(max($0.x, box.x0), box.x1), y: min(max($0.y, box.y0), box.y1)) }
     }
 
     /// One side: keeps inside vertices and adds the crossing of every edge that crosses.
