@@ -59,7 +59,7 @@ let package = Package(
         // Pixel buffers and scanout conversion: all a display needs of pixels, without the
         // rasterizer's FreeType and libpng.
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
-        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "LaminaSystem", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         // A scene file's tree with positions: what the YAML helper hands the daemon.
         .target(name: "LaminaSceneSyntax"),
@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "LaminaSceneYAML",
             dependencies: ["LaminaSceneSyntax", .product(name: "Yams", package: "Yams")]),
-        .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML"]),
+        .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML", "LaminaSystem"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
             name: "LaminaDisplay",

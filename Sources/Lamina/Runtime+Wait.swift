@@ -30,6 +30,8 @@ extension Runtime {
             if control.hasPendingOutput && loop.isRealTime { deadline = min(next ?? .infinity, clock.now + 0.02) }
             // Requests left for the next turn (the per-turn budget): come back at once.
             if control.hasPendingInput { deadline = clock.now }
+            // An idle client's time runs out (in real time; a virtual clock checks at each turn).
+            if loop.isRealTime, let idle = control.nextIdleDeadline { deadline = min(deadline ?? .infinity, idle) }
         }
         let wake = loop.wait(until: deadline, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }

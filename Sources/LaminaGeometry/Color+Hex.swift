@@ -20,14 +20,14 @@ public enum ColorParseError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Color {
-    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (case-insensitive, straight alpha).
+    /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (ASCII hex digits, case-insensitive, straight alpha).
     /// `#RGB` repeats each digit (`#f80` = `#ff8800`).
     public init(hex string: String) throws(ColorParseError) {
         let chars = Array(string)
         guard chars.first == "#" else { throw .missingHash }
         var digits: [UInt8] = []
         for (i, c) in chars.enumerated().dropFirst() {
-            guard let v = c.hexDigitValue else { throw .badDigit(character: c, offset: i) }
+            guard c.isASCII, let v = c.hexDigitValue else { throw .badDigit(character: c, offset: i) }   // ASCII only: not "#ＦＦＦ"
             digits.append(UInt8(v))
         }
         func byte(_ hi: UInt8, _ lo: UInt8) -> UInt8 { hi << 4 | lo }

@@ -1,5 +1,6 @@
 import CLaminaPNG
 import LaminaGeometry
+import LaminaSystem
 
 /// Why a PNG could not be written or read.
 public struct PNGError: Error, CustomStringConvertible {
@@ -50,9 +51,9 @@ public struct RGBAImage: Equatable, Sendable {
         self.init(width: buffer.width, height: buffer.height, bytes: out)
     }
 
-    /// Writes the image as an RGBA PNG (or RGB when every pixel is opaque).
+    /// The image as PNG file bytes: RGBA, or RGB when every pixel is opaque.
     /// `compression` is zlib's level 0…9.
-    public func writePNG(to path: String, compression: Int = 6) throws(PNGError) {
+    public func pngData(compression: Int = 6) throws(PNGError) -> [UInt8] {
         let opaque = stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }
         var rows: [UInt8]
         let channels: Int
@@ -69,28 +70,65 @@ public struct RGBAImage: Equatable, Sendable {
             rows = bytes
         }
         var message = [CChar](repeating: 0, count: 256)
+        var out: UnsafeMutablePointer<UInt8>?
+        var count = 0
         let status = rows.withUnsafeBufferPointer { rowBuffer in
-            lamina_png_write(path, rowBuffer.baseAddress, UInt32(width), UInt32(height),
-                             width * channels, Int32(channels), Int32(compression), &message, message.count)
+            lamina_png_encode(rowBuffer.baseAddress, UInt32(width), UInt32(height), width * channels, Int32(channels),
+                              Int32(compression), &out, &count, &message, message.count)
         }
-        guard status == 0 else {
-            throw PNGError(path: path, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard status == 0, let out else { throw PNGError(path: "", reason: Self.text(message)) }
+        defer { lamina_png_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: count))
+    }
+
+    /// Writes the image as a PNG to `path`, replacing what is there (see `pngData`).
+    public func writePNG(to path: String, compression: Int = 6) throws(PNGError) {
+        let data = try pngData(compression: compression)
+        do {
+            try OutputFile.write(data, toPath: path)
+        } catch {
+            throw PNGError(path: path, reason: "\(error)")
         }
     }
 
-    /// Reads a PNG of any colour type as 8-bit straight RGBA.
-    public static func readPNG(from path: String) throws(PNGError) -> RGBAImage {
+    /// The largest image decoded: Lamina's largest buffer (`GeometryLimits.maximumPixels`).
+    public static let maximumPixels = 64 * 1024 * 1024
+
+    /// Decodes PNG file bytes of any colour type as 8-bit straight RGBA. An image of more than
+    /// `maximumPixels` is refused from its header, before any pixel is decoded.
+    public static func decodePNG(_ data: [UInt8], maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = lamina_png_read_rgba(path, &pixels, &width, &height, &message, message.count)
-        guard status == 0, let pixels else {
-            throw PNGError(path: path, reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let status = data.withUnsafeBufferPointer { buffer in
+            lamina_png_decode_rgba(buffer.baseAddress, buffer.count, UInt64(max(0, maximumPixels)), &pixels, &width, &height,
+                                   &message, message.count)
         }
+        guard status == 0, let pixels else { throw PNGError(path: "", reason: text(message)) }
         defer { lamina_png_free(pixels) }
         let count = Int(width) * Int(height) * 4
-        return RGBAImage(width: Int(width), height: Int(height),
-                         bytes: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return RGBAImage(width: Int(width), height: Int(height), bytes: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+
+    /// Reads a PNG of any colour type as 8-bit straight RGBA. The file is read as every input
+    /// is (`InputFile`: opened non-blocking, a regular file only, at most 16 MiB), then
+    /// decoded; an image of more than `maximumPixels` is refused from its header.
+    public static func readPNG(from path: String, maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
+        let data: [UInt8]
+        do {
+            data = try InputFile.bytes(atPath: path)
+        } catch {
+            throw PNGError(path: path, reason: error.reason)
+        }
+        do {
+            return try decodePNG(data, maximumPixels: maximumPixels)
+        } catch {
+            throw PNGError(path: path, reason: error.reason)
+        }
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -59,11 +59,16 @@ enum Polylines {
     /// The dashes of the sub-paths (rule 62): `pattern` alternates painted and unpainted
     /// lengths (an odd count is repeated to make it even), starting `phase` into the pattern
     /// at each sub-path's start. A pattern with no positive total, or any negative entry,
-    /// draws the sub-paths solid (Lamina choice). Every dash is an open polyline (caps).
+    /// draws the sub-paths solid (Lamina choice), and so does one that would cut them into
+    /// more than `StrokeStyle.maximumDashes` dashes. Every dash is an open polyline (caps).
     static func dash(_ subpaths: [Subpath], pattern raw: [Double], phase: Double) -> [Subpath] {
         guard !raw.isEmpty, raw.allSatisfy({ $0 >= 0 && $0.isFinite }), raw.reduce(0, +) > 0 else { return subpaths }
         let pattern = raw.count % 2 == 1 ? raw + raw : raw
         let period = pattern.reduce(0, +)
+        // Each period holds pattern.count / 2 dashes, each sub-path starts one more.
+        let totalLength = subpaths.reduce(0) { $0 + length(walk($1)) }
+        let dashes = (totalLength / period + 1) * Double(pattern.count / 2) + Double(subpaths.count)
+        guard dashes <= Double(StrokeStyle.maximumDashes) else { return subpaths }   // also NaN and ∞
         var result: [Subpath] = []
         for sub in subpaths {
             let points = walk(sub)

@@ -16,8 +16,10 @@ extension Path {
     /// Parses SVG path data (`d`): M L H V C S Q T A Z in absolute and relative forms, with
     /// implicit repeated commands, numbers that run together (`1.5.5`, `10-5`) and single-
     /// character arc flags. Elliptical arcs become cubic pieces (SVG 1.1 appendix F.6, with
-    /// out-of-range radii scaled up). An error names the offset of the bad input.
-    public init(svgPathData text: String) throws(SVGPathError) {
+    /// out-of-range radii scaled up). Every number, and every point after relative moves add
+    /// up, must lie within ±`coordinateLimit` (scene files: 10⁷; by default any finite number,
+    /// the rasterizer clips what lies off the canvas). An error names the offset of the bad input.
+    public init(svgPathData text: String, coordinateLimit: Double = .greatestFiniteMagnitude) throws(SVGPathError) {
         self.init()
         var scanner = SVGScanner(Array(text.utf8))
         var command: UInt8?
@@ -39,9 +41,16 @@ extension Path {
             guard let cmd = command else { break }
             let relative = cmd >= UInt8(ascii: "a")
             let origin = relative ? (currentPoint ?? .zero) : .zero
+            func checked(_ value: Double, at offset: Int) throws(SVGPathError) -> Double {
+                guard abs(value) <= coordinateLimit else {
+                    throw SVGPathError(offset: offset, reason: "a coordinate beyond ±\(Int(coordinateLimit)) (after relative moves add up)")
+                }
+                return value
+            }
             func point() throws(SVGPathError) -> Point {
+                let at = scanner.index
                 let x = try scanner.number(), y = try scanner.number()
-                return Point(x: origin.x + x, y: origin.y + y)
+                return Point(x: try checked(origin.x + x, at: at), y: try checked(origin.y + y, at: at))
             }
             let upper = relative ? cmd - 32 : cmd
             switch upper {
@@ -53,12 +62,14 @@ extension Path {
                 line(to: try point())
                 lastControl = nil
             case UInt8(ascii: "H"):
-                let x = try scanner.number()
-                line(to: Point(x: (relative ? origin.x : 0) + x, y: currentPoint?.y ?? 0))
+                let at = scanner.index
+                let x = try checked((relative ? origin.x : 0) + scanner.number(), at: at)
+                line(to: Point(x: x, y: currentPoint?.y ?? 0))
                 lastControl = nil
             case UInt8(ascii: "V"):
-                let y = try scanner.number()
-                line(to: Point(x: currentPoint?.x ?? 0, y: (relative ? origin.y : 0) + y))
+                let at = scanner.index
+                let y = try checked((relative ? origin.y : 0) + scanner.number(), at: at)
+                line(to: Point(x: currentPoint?.x ?? 0, y: y))
                 lastControl = nil
             case UInt8(ascii: "C"):
                 let c1 = try point(), c2 = try point(), p = try point()
@@ -83,7 +94,9 @@ extension Path {
                 quad(to: p, control: c)
                 lastControl = c
             case UInt8(ascii: "A"):
-                let rx = try scanner.number(), ry = try scanner.number(), rotation = try scanner.number()
+                let at = scanner.index
+                let rx = try checked(scanner.number(), at: at), ry = try checked(scanner.number(), at: at)
+                let rotation = try scanner.number()
                 let large = try scanner.flag(), sweep = try scanner.flag()
                 let p = try point()
                 addSVGArc(to: p, rx: rx, ry: ry, rotationDegrees: rotation, largeArc: large, sweep: sweep)

@@ -29,8 +29,13 @@ public struct StrokeStyle: Hashable, Sendable {
     public var join: LineJoin
     /// The longest miter allowed, as a ratio of miter length to line width (1 / sin(φ/2)).
     public var miterLimit: Double
-    /// Painted and unpainted lengths, alternating (`lineDashPattern`); empty is solid.
+    /// Painted and unpainted lengths, alternating (`lineDashPattern`); empty is solid. A
+    /// pattern that would cut one stroke into more than `maximumDashes` dashes (a tiny
+    /// pattern on a long path) draws it solid instead: the work and memory of a stroke stay
+    /// bounded whatever the numbers (decision 117).
     public var dashPattern: [Double]
+    /// The most dashes one stroke is cut into: 10,000.
+    public static let maximumDashes = 10_000
     /// How far into the pattern each sub-path starts (`lineDashPhase`).
     public var dashPhase: Double
     /// The stroked range as fractions of the path's length (`strokeStart` / `strokeEnd`).

@@ -50,11 +50,22 @@ public struct SceneNode: Hashable, Sendable {
     public var value: Value
     /// Where the node starts.
     public var position: SourcePosition
+    /// True for YAML's null (`~`, `null`, nothing written): an empty scalar that means
+    /// "nothing here", unlike `""`, which is a value (empty text).
+    public var isNull: Bool
 
     /// A node holding `value`, written at `position`.
     public init(_ value: Value, at position: SourcePosition) {
         self.value = value
         self.position = position
+        isNull = false
+    }
+
+    /// YAML's null, written at `position`: an empty scalar marked `isNull`.
+    public static func null(at position: SourcePosition) -> SceneNode {
+        var node = SceneNode(.scalar(""), at: position)
+        node.isNull = true
+        return node
     }
 
     /// The scalar's text, or nil for a sequence or mapping.
@@ -144,16 +155,21 @@ public struct SceneReadResult: Sendable, Codable {
 }
 
 // The wire form is compact, since a whole tree passes through a pipe: `{"l":3,"c":5,"s":"text"}`,
-// `{"l":..,"c":..,"a":[nodes]}`, `{"l":..,"c":..,"m":[[key, value], ...]}`.
+// `{"l":..,"c":..,"a":[nodes]}`, `{"l":..,"c":..,"m":[[key, value], ...]}`, and YAML's null
+// `{"l":..,"c":..,"n":true}`.
 extension SceneNode: Codable {
-    private enum CodingKeys: String, CodingKey { case l, c, s, a, m }
+    private enum CodingKeys: String, CodingKey { case l, c, s, a, m, n }
 
     /// Reads the wire form; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         position = SourcePosition(line: try container.decode(Int.self, forKey: .l),
                                   column: try container.decode(Int.self, forKey: .c))
-        if let text = try container.decodeIfPresent(String.self, forKey: .s) {
+        isNull = false
+        if try container.decodeIfPresent(Bool.self, forKey: .n) == true {
+            value = .scalar("")
+            isNull = true
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .s) {
             value = .scalar(text)
         } else if let items = try container.decodeIfPresent([SceneNode].self, forKey: .a) {
             value = .sequence(items)
@@ -174,6 +190,7 @@ extension SceneNode: Codable {
         try container.encode(position.line, forKey: .l)
         try container.encode(position.column, forKey: .c)
         switch value {
+        case .scalar where isNull: try container.encode(true, forKey: .n)
         case .scalar(let text): try container.encode(text, forKey: .s)
         case .sequence(let items): try container.encode(items, forKey: .a)
         case .mapping(let entries): try container.encode(entries.map { [$0.key, $0.value] }, forKey: .m)

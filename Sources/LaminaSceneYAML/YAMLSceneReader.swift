@@ -11,6 +11,8 @@ import Yams
 public enum YAMLSceneReader {
     /// The tree of `text`, or the first error in it.
     public static func read(_ text: String) -> Result<SceneNode, SceneSyntaxError> {
+        // A UTF-8 byte-order mark, which some editors write, is not part of the YAML.
+        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
         guard text.utf8.count <= SceneFileLimits.maximumFileBytes else {
             return .failure(SceneSyntaxError(at: nil, "the file is larger than \(SceneFileLimits.maximumFileBytes) bytes"))
         }
@@ -47,9 +49,10 @@ public enum YAMLSceneReader {
             guard scalar.string.utf8.count <= SceneFileLimits.maximumScalarBytes else {
                 throw SceneSyntaxError(at: at, "a value longer than \(SceneFileLimits.maximumScalarBytes) bytes")
             }
-            // YAML's null (`~`, `null`, nothing) reads as empty text; quoted text stays as written.
+            // YAML's null (`~`, `null`, nothing) is an empty scalar marked null; quoted text stays
+            // as written, so `""` is a value, not nothing.
             let isNull = scalar.style == .plain && ["~", "null", "Null", "NULL", ""].contains(scalar.string)
-            return SceneNode(.scalar(isNull ? "" : scalar.string), at: at)
+            return isNull ? .null(at: at) : SceneNode(.scalar(scalar.string), at: at)
         case .sequence(let sequence):
             var items: [SceneNode] = []
             for item in sequence { items.append(try convert(item, depth: depth + 1, budget: &budget)) }

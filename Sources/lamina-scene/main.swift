@@ -10,6 +10,7 @@ import FoundationEssentials
 import Glibc
 import LaminaSceneSyntax
 import LaminaSceneYAML
+import LaminaSystem
 
 func limit(_ resource: Int32, _ value: rlim_t) {
     var bound = rlimit(rlim_cur: value, rlim_max: value)
@@ -45,20 +46,14 @@ if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
 limit(Int32(RLIMIT_CPU.rawValue), 10)
 
 let path = arguments[1]
-guard let file = fopen(path, "rb") else {
-    emit(SceneReadResult(error: SceneSyntaxError(at: nil, "cannot be read: \(String(cString: strerror(errno)))")), status: 66)
+// Read as every input is (InputFile): opened non-blocking, a regular file only, so a FIFO or
+// a device put where the scene file was is refused, never waited on.
+let bytes: [UInt8]
+do {
+    bytes = try InputFile.bytes(atPath: path, limit: SceneFileLimits.maximumFileBytes)
+} catch {
+    emit(SceneReadResult(error: SceneSyntaxError(at: nil, "cannot be read: \(error.reason)")), status: 66)
 }
-var bytes: [UInt8] = []
-var chunk = [UInt8](repeating: 0, count: 65536)
-while true {
-    let n = fread(&chunk, 1, chunk.count, file)
-    if n == 0 { break }
-    bytes += chunk[0..<n]
-    if bytes.count > SceneFileLimits.maximumFileBytes {
-        emit(SceneReadResult(error: SceneSyntaxError(at: nil, "the file is larger than \(SceneFileLimits.maximumFileBytes) bytes")), status: 65)
-    }
-}
-fclose(file)
 guard let text = String(validating: bytes, as: UTF8.self) else {
     emit(SceneReadResult(error: SceneSyntaxError(at: nil, "the file is not UTF-8 text")), status: 65)
 }

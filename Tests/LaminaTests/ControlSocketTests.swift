@@ -58,6 +58,16 @@ struct ControlSocketTests {
 
         func connect() throws -> Client { try Client(path: socketPath) }
 
+        /// `count` clients, accepted a few at a time (the listen backlog is short).
+        func connect(_ count: Int) throws -> [Client] {
+            var clients: [Client] = []
+            for i in 0..<count {
+                if i % 4 == 3 { turn() }
+                clients.append(try connect())
+            }
+            return clients
+        }
+
         /// One frame's worth of the loop (the socket is read between events).
         func turn() { runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false) }
     }
@@ -135,7 +145,13 @@ struct ControlSocketTests {
         #expect(error("{nope").hasPrefix("not a JSON object"))
         #expect(error("[1, 2]") == "a request is a JSON object")
         // Nesting is refused before decoding (its cost grows with the cube of the depth).
-        #expect(error(String(repeating: "[", count: 17) + String(repeating: "]", count: 17)) == "not a JSON object: nested more than 16 deep")
+        #expect(error(String(repeating: "[", count: 17) + String(repeating: "]", count: 17)).hasPrefix("not a JSON object: nested more than 16 deep"))
+        // As RFC 8259 and the protocol say: a key twice and a trailing comma are errors, not "first wins".
+        #expect(error(##"{"command": "version", "command": "stats"}"##).hasPrefix("not a JSON object: the key 'command' is written twice"))
+        #expect(error(##"{"command": "version",}"##).hasPrefix("not a JSON object: expected a key in quotes"))
+        #expect(error(##"{"command": "subscribe", "events": ["state",]}"##).hasPrefix("not a JSON object: no comma after the last item"))
+        #expect(error(##"{"command": "set-binding", "name": "shade", "value": "#ＦＦＦ"}"##).contains("is not a colour"))
+        #expect(error(##"{"command": "set-brightness", "level": 0x1}"##).hasPrefix("not a JSON object"))
         #expect(error(String(repeating: "[", count: 16) + String(repeating: "]", count: 16)) == "a request is a JSON object")
         #expect(error(##"{"command": "go-to-state", "state": "[[[[[[[[[[[[[[[[[[[[[[[["}"##).hasPrefix("no state '[[[["))
         #expect(error(##"{"command": "fly"}"##).hasPrefix("unknown command 'fly'"))
@@ -190,11 +206,14 @@ struct ControlSocketTests {
         ])
     }
 
-    @Test("bounded: a 17th client is refused, a client that stops reading is dropped, the others keep working")
+    @Test("bounded: past 16 clients and the 4 places kept for root and the daemon's user, a client is refused; a client that stops reading is dropped, the others keep working")
     func bounded() throws {
         let rig = try Rig()
-        var clients = try (0..<ControlServer.maximumClients).map { _ in try rig.connect() }
+        // The tests run as root, who may take the kept places too.
+        let all = ControlServer.maximumClients + ControlServer.reservedClients
+        var clients = try rig.connect(all)
         rig.turn()
+        #expect(rig.runtime.control?.clientCount == all)
         let extra = try rig.connect()
         rig.turn()
         #expect(extra.lines().first?.object?["error"] == .string("too many clients"))
@@ -203,15 +222,36 @@ struct ControlSocketTests {
         let flood = clients.removeFirst()
         let request = Array(String(repeating: ##"{"command": "version"}"## + "\n", count: 2000).utf8)
         var turns = 0
-        while rig.runtime.control?.clientCount == ControlServer.maximumClients && turns < 2000 {
+        while rig.runtime.control?.clientCount == all && turns < 2000 {
             _ = flood.socket.send(request[...])
             rig.turn()
             turns += 1
         }
-        #expect(rig.runtime.control?.clientCount == ControlServer.maximumClients - 1)
+        #expect(rig.runtime.control?.clientCount == all - 1)
         #expect(rig.log.count(containing: "stopped reading") == 1)
         #expect(ask(rig, clients[0], ##"{"command": "version"}"##)["ok"] == .bool(true))
         #expect(rig.rig.display.missedVBlanks == 0)
+    }
+
+    @Test("idle connections do not hold places: a client that asks nothing for 60 s is disconnected, a subscriber stays; only root and the daemon's user take the kept places")
+    func idleClients() throws {
+        let rig = try Rig()
+        let idle = try rig.connect(ControlServer.maximumClients)
+        let talker = try rig.connect(), subscriber = try rig.connect()
+        #expect(ask(rig, subscriber, ##"{"command": "subscribe", "events": ["state"]}"##)["ok"] == .bool(true))
+        rig.runtime.run(exitAfter: 40, untilSettled: false)
+        #expect(ask(rig, talker, ##"{"command": "version"}"##)["ok"] == .bool(true))
+        #expect(rig.runtime.control?.clientCount == ControlServer.maximumClients + 2)
+        rig.runtime.run(exitAfter: 25, untilSettled: false)              // 65 s: the silent ones are gone
+        #expect(idle.filter { !$0.isClosed }.isEmpty)
+        #expect(!talker.isClosed && !subscriber.isClosed)
+        #expect(rig.runtime.control?.clientCount == 2)
+        let late = try rig.connect()
+        #expect(ask(rig, late, ##"{"command": "version"}"##)["ok"] == .bool(true))
+        let own = UnixSocket.ownIdentity.uid
+        #expect(ControlServer.mayUseReservedPlace(.init(pid: 1, uid: 0, gid: 0), ownUser: 999))
+        #expect(ControlServer.mayUseReservedPlace(.init(pid: 1, uid: own, gid: 5), ownUser: own))
+        #expect(!ControlServer.mayUseReservedPlace(.init(pid: 1, uid: 1234, gid: 1234), ownUser: 999))
     }
 
     @Test("a Swift scene's gestures are events too: the recognizer's kind and its layer's name")

@@ -2,6 +2,7 @@ import Foundation
 @testable import Lamina
 import LaminaPixels
 import LaminaRaster
+import LaminaSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -26,10 +27,14 @@ struct ScreenshotWriterTests {
         let frame = PixelBuffer(width: 64, height: 48)
         frame.fill(pixel: 0xFF11_2233)
         let address = ControlServer.ReplyAddress(client: 3, id: .number(9))
+        let open = try OutputFile.Folder(path: folder)
+        func target(_ name: String) -> ScreenshotWriter.Target {
+            .init(folder: open, name: name, path: folder + "/" + name, replacing: false)
+        }
         writer.queue.suspend()                                  // holds the first screenshot in progress
-        #expect(writer.start(frame, path: folder + "/a.png", for: address))
+        #expect(writer.start(frame, to: target("a.png"), for: address))
         frame.fill(pixel: 0xFFFF_FFFF)                          // the next frame, drawn while it is written
-        #expect(!writer.start(frame, path: folder + "/b.png", for: address))
+        #expect(!writer.start(frame, to: target("b.png"), for: address))
         writer.queue.resume()
         #expect(Self.waitForWakeup(writer))
         let finished = writer.takeFinished()
@@ -39,9 +44,11 @@ struct ScreenshotWriterTests {
         #expect(PixelBuffer(rgba: image)[10, 10] == 0xFF11_2233)
         #expect(writer.takeFinished().isEmpty)
 
-        #expect(writer.start(frame, path: folder + "/no/such/folder.png", for: address))
+        // A second screenshot to the same path is refused: never over an existing file.
+        #expect(writer.start(frame, to: target("a.png"), for: address))
         #expect(Self.waitForWakeup(writer))
         let failed = writer.takeFinished()
-        #expect(failed.count == 1 && (failed[0].error ?? "").hasPrefix("cannot write \(folder)/no/such/folder.png"))
+        #expect(failed.count == 1 && failed[0].error == "\(folder)/a.png exists: a screenshot is written to a new file, never over one")
+        #expect(PixelBuffer(rgba: try RGBAImage.readPNG(from: folder + "/a.png"))[10, 10] == 0xFF11_2233)
     }
 }

@@ -26,14 +26,23 @@ public final class ControlServer {
     struct ReplyAddress: Sendable {
         let client: Int
         let id: ControlValue?
+        /// Who asked (`SO_PEERCRED` when it connected): what it may do on its own, such as
+        /// write in a folder, is what the daemon does for it.
+        var peer: UnixSocket.Credentials? = nil
     }
 
     /// The protocol's version, in every `version` reply and the greeting.
     public static let protocolVersion = 1
     /// The longest request line, in bytes.
     public static let maximumLine = 64 * 1024
-    /// Clients connected at once.
+    /// Clients connected at once, besides the reserved ones.
     public static let maximumClients = 16
+    /// Places kept beyond `maximumClients` for root and the daemon's own user, so clients
+    /// that hold every place (idle or subscribed) never lock the operator out.
+    public static let reservedClients = 4
+    /// A client that has asked nothing for this long, and subscribed to nothing, is
+    /// disconnected (seconds): an idle connection does not hold a place for ever.
+    public static let idleTimeout = 60.0
     /// Bytes waiting to be written to one client before it is dropped.
     public static let maximumQueued = 4 << 20
     /// The reply to a line over `maximumLine` (after a read, or whole). Computed, not stored:
@@ -66,6 +75,8 @@ public final class ControlServer {
     final class Client {
         let socket: UnixSocket
         let id: Int
+        /// The peer's credentials when it connected.
+        let peer: UnixSocket.Credentials
         /// Bytes received and not yet answered: whole lines, then the start of the next.
         private var input: [UInt8] = []
         /// Where the next line starts in `input`.
@@ -75,10 +86,14 @@ public final class ControlServer {
         var output: [UInt8] = []
         var subscriptions: Set<String> = []
         var isClosing = false
+        /// When it connected or last sent a request.
+        var lastRequest: Double
 
-        init(socket: UnixSocket, id: Int) {
+        init(socket: UnixSocket, id: Int, peer: UnixSocket.Credentials, now: Double) {
             self.socket = socket
             self.id = id
+            self.peer = peer
+            lastRequest = now
         }
 
         /// Whether `input` holds a newline past `consumed` (kept up to date, so the loop can
@@ -172,8 +187,12 @@ public final class ControlServer {
     /// in turn from a different first one each call; what is left waits in the client's buffer
     /// (or the kernel's: a client with a complete line waiting is not read), and
     /// `hasPendingInput` asks the loop to come back at once.
-    func service(_ respond: Responder) {
-        acceptWaiting()
+    func service(now: Double, _ respond: Responder) {
+        acceptWaiting(now: now)
+        for client in clients where client.subscriptions.isEmpty && now - client.lastRequest >= Self.idleTimeout {
+            logger.debug("control socket: client \(client.id) asked nothing for \(Int(Self.idleTimeout)) s: disconnected")
+            client.isClosing = true
+        }
         var answered = 0
         let first = clients.isEmpty ? 0 : turn % clients.count
         turn &+= 1
@@ -183,6 +202,7 @@ public final class ControlServer {
             var received = 0
             while budget > 0 {
                 if let line = client.nextLine() {
+                    client.lastRequest = now
                     answer(line, from: client, respond)
                     budget -= 1
                     answered += 1
@@ -222,7 +242,12 @@ public final class ControlServer {
         flush()
     }
 
-    private func acceptWaiting() {
+    /// When the next idle client is due to be disconnected, if any.
+    var nextIdleDeadline: Double? {
+        clients.filter { $0.subscriptions.isEmpty && !$0.isClosing }.map { $0.lastRequest + Self.idleTimeout }.min()
+    }
+
+    private func acceptWaiting(now: Double) {
         while true {
             let socket: UnixSocket?
             do {
@@ -241,13 +266,14 @@ public final class ControlServer {
                 socket.close()
                 continue
             }
-            guard clients.count < Self.maximumClients else {
-                noteRefusal("refused uid \(peer.uid) pid \(peer.pid): \(Self.maximumClients) clients already")
+            let reserved = Self.mayUseReservedPlace(peer, ownUser: UnixSocket.ownIdentity.uid)
+            guard clients.count < Self.maximumClients || reserved && clients.count < Self.maximumClients + Self.reservedClients else {
+                noteRefusal("refused uid \(peer.uid) pid \(peer.pid): \(clients.count) clients already")
                 _ = socket.send(ArraySlice(Array((ControlValue.object(["ok": .bool(false), "error": .string("too many clients")]).jsonLine + "\n").utf8)))
                 socket.close()
                 continue
             }
-            let client = Client(socket: socket, id: id)
+            let client = Client(socket: socket, id: id, peer: peer, now: now)
             clients.append(client)
             logger.debug("control socket: client \(id) (uid \(peer.uid), pid \(peer.pid)) connected")
         }
@@ -263,6 +289,12 @@ public final class ControlServer {
 
     private func admits(_ peer: UnixSocket.Credentials) -> Bool {
         Self.admits(peer, ownUser: UnixSocket.ownIdentity.uid, allowedGroup: allowedGroup)
+    }
+
+    /// Whether `peer` may take one of the places kept for the operator: root or the daemon's
+    /// own user (not the group's members, who share the general places).
+    public static func mayUseReservedPlace(_ peer: UnixSocket.Credentials, ownUser: UInt32) -> Bool {
+        peer.uid == 0 || peer.uid == ownUser
     }
 
     /// Whether `peer` may use the socket: root, the daemon's own user, or a member of
@@ -287,7 +319,7 @@ public final class ControlServer {
         guard case .object(let fields) = request else {
             return reply(.object(["ok": .bool(false), "error": .string("a request is a JSON object")]), to: client)
         }
-        let address = ReplyAddress(client: client.id, id: fields["id"])
+        let address = ReplyAddress(client: client.id, id: fields["id"], peer: client.peer)
         guard let answer = respond(fields, { client.subscriptions.formUnion($0) }, address) else { return }
         reply(answer, to: client, id: address.id)
     }

@@ -56,33 +56,14 @@ public indirect enum ControlValue: Codable, Equatable, Sendable, CustomStringCon
     }
 
     /// Arrays and objects inside one another that a line may hold. The protocol needs two;
-    /// decoding time grows with the cube of the depth (256 deep costs 0.1 s), so a deeper line
-    /// is refused before it is decoded.
+    /// a deeper line is refused as it is read.
     public static let maximumDepth = 16
 
-    /// Parses one line of JSON (at most `maximumDepth` arrays and objects deep).
+    /// Parses one line of JSON strictly (`ControlJSONReader`): at most `maximumDepth` arrays
+    /// and objects deep, no key twice in an object, no trailing comma, finite numbers.
     public static func parse(_ bytes: some Collection<UInt8>) throws -> ControlValue {
-        var depth = 0, inString = false, escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth { throw TooDeep() }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return try JSONDecoder().decode(ControlValue.self, from: Data(bytes))
-    }
-
-    /// A line nested deeper than `maximumDepth`.
-    struct TooDeep: Error, CustomStringConvertible {
-        var description: String { "nested more than \(ControlValue.maximumDepth) deep" }
+        var reader = ControlJSONReader(bytes)
+        return try reader.read()
     }
 
     /// The JSON text.

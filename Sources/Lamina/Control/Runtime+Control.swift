@@ -26,7 +26,7 @@ extension Runtime {
         for shot in screenshots?.takeFinished() ?? [] {
             control.reply(shot.reply, to: shot.address)
         }
-        control.service { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
+        control.service(now: clock.now) { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
     }
 
     /// Sends an event (`state`, `gesture`, `display`, `scene`) to the clients subscribed to it.
@@ -104,6 +104,7 @@ extension Runtime {
             guard let name = request["scene"]?.string, !name.isEmpty, name.utf8.count <= 4096 else {
                 return failure("switch-scene needs `scene`, a scene's name or a scene file's path")
             }
+            guard !name.utf8.contains(0) else { return failure("`scene` holds a NUL character") }
             guard let onSwitchScene else { return failure("this runtime cannot switch scenes") }
             if let error = onSwitchScene(name) { return failure(error) }
             publish("scene", ["scene": .string(name)])
@@ -187,23 +188,57 @@ extension Runtime {
     }
 
     /// Writes the picture on the glass — the frame last flipped, as the panel scans it out —
-    /// as a PNG to `path` (a path the daemon may write; default: beside the socket). In real
-    /// time it is encoded off the loop and the reply comes when the file is written (nil
-    /// here); on a virtual clock, at once.
+    /// as a PNG: to a new file at `path` in a folder the client could write itself (or the
+    /// socket's folder), or by default to `screenshot.png` beside the socket. In real time it
+    /// is encoded off the loop and the reply comes when the file is written (nil here); on a
+    /// virtual clock, at once.
     private func screenshot(_ field: ControlValue?, for address: ControlServer.ReplyAddress) -> ControlValue? {
-        let folder = control.map { Paths.directory(of: $0.path) } ?? "."
-        let path: String
-        switch field {
-        case nil: path = Paths.joined(folder.isEmpty ? "." : folder, "screenshot.png")
-        case .string(let p)?:
-            guard p.hasPrefix("/"), p.utf8.count <= 4096 else { return failure("`path` is an absolute path the daemon can write") }
-            path = p
-        default: return failure("`path` is a string")
+        let target: ScreenshotWriter.Target
+        switch screenshotTarget(field, peer: address.peer) {
+        case .success(let t): target = t
+        case .failure(let reason): return failure(reason.text)
         }
         if loop.isRealTime, let screenshots {
-            return screenshots.start(display.shadow, path: path, for: address)
+            return screenshots.start(display.shadow, to: target, for: address)
                 ? nil : failure("a screenshot is being written; ask again when it is done")
         }
-        return ScreenshotWriter.write(display.shadow, to: path, for: address).reply
+        return ScreenshotWriter.write(display.shadow, to: target, for: address).reply
+    }
+
+    /// Why a screenshot path was refused.
+    struct ScreenshotRefusal: Error {
+        var text: String
+    }
+
+    /// Where a screenshot asked for with `field` goes, checked before anything is written.
+    func screenshotTarget(_ field: ControlValue?, peer: UnixSocket.Credentials?) -> Result<ScreenshotWriter.Target, ScreenshotRefusal> {
+        let socketFolderPath = control.map { Paths.directory(of: $0.path) }.flatMap { $0.isEmpty ? nil : $0 } ?? "."
+        let socketFolder = try? OutputFile.Folder(path: socketFolderPath)
+        guard let field else {
+            guard let socketFolder else { return .failure(.init(text: "cannot open \(socketFolderPath) for the screenshot")) }
+            return .success(.init(folder: socketFolder, name: "screenshot.png",
+                                  path: Paths.joined(socketFolderPath, "screenshot.png"), replacing: true))
+        }
+        guard case .string(let path) = field else { return .failure(.init(text: "`path` is a string")) }
+        guard !path.utf8.contains(0) else { return .failure(.init(text: "`path` holds a NUL character")) }
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        guard path.hasPrefix("/"), path.utf8.count <= 4096, !path.hasSuffix("/"), name != ".", name != ".." else {
+            return .failure(.init(text: "`path` is an absolute path of a new file"))
+        }
+        let folderPath = Paths.directory(of: path)
+        let folder: OutputFile.Folder
+        do {
+            folder = try OutputFile.Folder(path: folderPath)
+        } catch {
+            return .failure(.init(text: "cannot write in \(folderPath): \(error)"))
+        }
+        let isSocketFolder = socketFolder.map { folder.isSame(as: $0) } ?? false
+        let peerMayWrite = peer.map { peer in
+            folder.isWritable(uid: peer.uid, gid: peer.gid) { UnixSocket.user(peer.uid, isInGroup: $0) }
+        } ?? true                                                    // no peer: the daemon's own request
+        guard isSocketFolder || peerMayWrite else {
+            return .failure(.init(text: "you cannot write in \(folderPath) yourself, so the daemon will not write there for you"))
+        }
+        return .success(.init(folder: folder, name: name, path: path, replacing: false))
     }
 }

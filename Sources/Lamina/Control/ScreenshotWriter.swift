@@ -11,6 +11,18 @@ import SystemPackage
 /// at a time: a request while one is being written is refused ("busy"), so a client asking
 /// without pause costs one copy per finished screenshot, never a queue of frames.
 final class ScreenshotWriter: Sendable {
+    /// Where a screenshot goes: a new file `name` in an open folder, created with `O_EXCL`
+    /// and `O_NOFOLLOW` (never an existing path, never through a link, never a chmod of
+    /// anything that was there). The default screenshot (`replacing`) is written as a new
+    /// file beside `name` and renamed over it, so it replaces the directory entry only.
+    struct Target: Sendable {
+        let folder: OutputFile.Folder
+        let name: String
+        /// The path the reply names.
+        let path: String
+        let replacing: Bool
+    }
+
     /// A screenshot written (or not), for the client that asked.
     struct Finished: Sendable {
         var address: ControlServer.ReplyAddress
@@ -36,8 +48,8 @@ final class ScreenshotWriter: Sendable {
         wakeup = try WakeupEvent()
     }
 
-    /// Starts writing a copy of `frame` to `path` (mode 0640); false when one is still being written.
-    func start(_ frame: PixelBuffer, path: String, for address: ControlServer.ReplyAddress) -> Bool {
+    /// Starts writing a copy of `frame` to `target` (mode 0640); false when one is still being written.
+    func start(_ frame: PixelBuffer, to target: Target, for address: ControlServer.ReplyAddress) -> Bool {
         let started = state.withLock { state in
             guard !state.busy else { return false }
             state.busy = true
@@ -46,7 +58,7 @@ final class ScreenshotWriter: Sendable {
         guard started else { return false }
         let copy = SendableFrame(frame.copy())
         queue.async { [self] in
-            let result = Self.write(copy.frame, to: path, for: address)
+            let result = Self.write(copy.frame, to: target, for: address)
             state.withLock { state in
                 state.busy = false
                 state.finished.append(result)
@@ -56,15 +68,21 @@ final class ScreenshotWriter: Sendable {
         return true
     }
 
-    /// Writes `frame` to `path` as a PNG with mode 0640 now, in the caller's thread (the
+    /// Writes `frame` to `target` as a PNG with mode 0640 now, in the caller's thread (the
     /// queue's work; a virtual clock's run does it on the loop).
-    static func write(_ frame: PixelBuffer, to path: String, for address: ControlServer.ReplyAddress) -> Finished {
-        var result = Finished(address: address, path: path, width: frame.width, height: frame.height)
+    static func write(_ frame: PixelBuffer, to target: Target, for address: ControlServer.ReplyAddress) -> Finished {
+        var result = Finished(address: address, path: target.path, width: frame.width, height: frame.height)
         do {
-            try frame.writePNG(to: path)
-            Paths.setPermissions(path, 0o640)             // the socket's group may read it (the unit's umask is 077)
+            let data = try RGBAImage(frame).pngData()
+            if target.replacing {
+                try OutputFile.replace(data, in: target.folder, name: target.name, mode: 0o640)
+            } else {
+                try OutputFile.writeNew(data, in: target.folder, name: target.name, mode: 0o640)
+            }
+        } catch let error as Errno where error == .fileExists {
+            result.error = "\(target.path) exists: a screenshot is written to a new file, never over one"
         } catch {
-            result.error = "cannot write \(path): \(error)"
+            result.error = "cannot write \(target.path): \(error)"
         }
         return result
     }

@@ -176,6 +176,9 @@ public final class FileScene: Scene {
         guard current.hasSameKind(as: value) else {
             throw ConfigError(file: document.file, field: "bindings.\(name)", reason: "the binding is a \(current.kindName), not a \(value.kindName)")
         }
+        if case .string = value {
+            try document.checkTextBudget({ $0 == name ? value : bindingValues[$0] }, field: "bindings.\(name)")
+        }
         bindingValues[name] = value
         for (layer, keyPath) in propertyBindings[name] ?? [] { layer.setValue(resolve(.binding(name)), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }

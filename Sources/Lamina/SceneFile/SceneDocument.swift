@@ -29,6 +29,18 @@ public struct SceneDocument {
     public var stateNames: [String] { states.keys.sorted() }
     /// How many layers the scene builds (template uses and their insides counted).
     public var layerCount: Int { layers.reduce(0) { $0 + $1.count } }
+    /// What the scene costs to draw (`SceneFileCompiler.Limits`).
+    var cost: SceneCost { SceneCost(layers) }
+
+    /// Refuses binding values that would make the scene show more text than
+    /// `SceneFileCompiler.Limits.textBytes` (a long string shown in many text layers).
+    func checkTextBudget(_ value: (String) -> BindingValue?, field: String) throws(ConfigError) {
+        let bytes = cost.textBytes(value)
+        guard bytes <= SceneFileCompiler.Limits.textBytes else {
+            throw ConfigError(file: file, field: field,
+                              reason: "the scene would show \(bytes == Int.max ? "too many" : "\(bytes)") bytes of text; a scene shows at most \(SceneFileCompiler.Limits.textBytes)")
+        }
+    }
 
     /// A named value a scene file declares.
     public struct Binding: Hashable, Sendable {
@@ -98,6 +110,58 @@ struct LayerSpec {
     var animations: [(key: String, animation: AnimationSpec)]
 
     var count: Int { sublayers.reduce(1) { $0 + $1.count } }
+
+    /// How many copies of its sublayers a replicator draws (1 for other kinds).
+    var instanceCount: Int {
+        for case .instanceCount(let n) in setup { return n }
+        return 1
+    }
+}
+
+/// What a scene costs to keep and draw (the cost model, `docs/scene-files.md` Limits):
+/// figures the compiler checks against `SceneFileCompiler.Limits` and `set-binding` checks
+/// again, with replicator instances counted (a layer inside a replicator of n is drawn n
+/// times; nested replicators multiply).
+struct SceneCost {
+    /// Layers drawn, replicator instances counted (saturating).
+    var drawnLayers = 0
+    /// Bytes of text shown that do not depend on a binding.
+    var literalTextBytes = 0
+    /// For each binding shown in text, how many times it is shown.
+    var textUses: [String: Int] = [:]
+
+    init(_ layers: [LayerSpec]) {
+        for layer in layers { add(layer, copies: 1) }
+    }
+
+    private mutating func add(_ layer: LayerSpec, copies: Int) {
+        drawnLayers = Self.sum(drawnLayers, copies)
+        for part in layer.text?.parts ?? [] {
+            switch part {
+            case .literal(let text): literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, text.utf8.count))
+            case .binding(let name): textUses[name] = Self.sum(textUses[name] ?? 0, copies)
+            }
+        }
+        let inner = Self.product(copies, layer.kind == .replicator ? layer.instanceCount : 1)
+        for sublayer in layer.sublayers { add(sublayer, copies: inner) }
+    }
+
+    /// Bytes of text shown when the bindings have `value`s.
+    func textBytes(_ value: (String) -> BindingValue?) -> Int {
+        textUses.reduce(literalTextBytes) { total, use in
+            Self.sum(total, Self.product(use.value, value(use.key)?.description.utf8.count ?? 0))
+        }
+    }
+
+    private static func sum(_ a: Int, _ b: Int) -> Int {
+        let (r, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : r
+    }
+
+    private static func product(_ a: Int, _ b: Int) -> Int {
+        let (r, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : r
+    }
 }
 
 /// A property that is not animatable, set once when the layer is built.

@@ -51,7 +51,7 @@ extension SceneFileCompiler {
             guard templateDepth < Limits.templateDepth else {
                 throw fields.error(use, "use", "templates used inside templates more than \(Limits.templateDepth) deep (a template using itself?)")
             }
-            let name = try values.string(use, fields.path("use"), maxLength: 64)
+            let name = try values.string(use, fields.path("use"), maxLength: Limits.nameBytes)
             let expanded = try expand(use, template: name, fields: &fields)
             return try layer(expanded, path: path, namePrefix: namePrefix, depth: depth, templateDepth: templateDepth + 1)
         }
@@ -65,7 +65,7 @@ extension SceneFileCompiler {
         let kind = try fields.take("kind").map { k throws(ConfigError) in try values.choice(k, fields.path("kind"), LayerSpec.Kind.allCases) } ?? .layer
         var name: String?
         if let n = fields.take("name") {
-            let written = try values.string(n, fields.path("name"), maxLength: 64)
+            let written = try values.string(n, fields.path("name"), maxLength: Limits.nameBytes)
             guard Self.isName(written) else { throw fields.error(n, "name", Self.nameRule) }
             let full = namePrefix + written
             guard full != "root" else { throw fields.error(n, "name", "'root' is the screen's own layer (gestures may name it)") }
@@ -110,10 +110,17 @@ extension SceneFileCompiler {
         if let animations = fields.take("animations") {
             let list = try SceneFields(animations, path: fields.path("animations"), file: file)
             for key in list.keys {
-                spec.animations.append((key, try animation(animations[key]!, list.path(key), kind: kind)))
+                spec.animations.append((key, try animation(list[key]!, list.path(key), kind: kind)))
             }
         }
         try fields.rejectUnknown(known: Self.structureKeys + kind.setupKeys + animatable)
+        if let locations = fields["locations"] {
+            let colorCount = spec.setup.lazy.compactMap { if case .gradientColors(let c) = $0 { c.count } else { nil } }.first
+            let locationCount = spec.setup.lazy.compactMap { if case .gradientLocations(let l) = $0 { l.count } else { nil } }.first
+            guard colorCount == locationCount else {
+                throw fields.error(locations, "locations", "one location per colour: \(locationCount ?? 0) locations, \(colorCount ?? 0) colours")
+            }
+        }
         return spec
     }
 
@@ -159,6 +166,8 @@ extension SceneFileCompiler {
             if c == "{" && rest.first == "{" || c == "}" && rest.first == "}" {
                 literal.append(c)
                 rest = rest.dropFirst()
+            } else if c == "}" {
+                throw SceneFields.error(file, node, path, "'}' closes no binding (write }} for a brace)")
             } else if c == "{" {
                 guard let close = rest.firstIndex(of: "}") else {
                     throw SceneFields.error(file, node, path, "'{' opens a binding that is not closed (write {{ for a brace)")
@@ -184,7 +193,7 @@ extension SceneFileCompiler {
         case "path":
             let data = try values.string(node, path, maxLength: SceneFileLimits.maximumScalarBytes)
             do {
-                return .path(try Path(svgPathData: data))
+                return .path(try Path(svgPathData: data, coordinateLimit: SceneValueReader.numberLimit))
             } catch {
                 throw SceneFields.error(file, node, path, "SVG path data: \(error)")
             }
@@ -217,8 +226,8 @@ extension SceneFileCompiler {
             return .gradientColors(colors)
         case "locations":
             let locations = try values.numbers(node, path, count: 1...64, what: "a list of locations in 0…1")
-            guard locations.allSatisfy({ (0...1).contains($0) }) else {
-                throw SceneFields.error(file, node, path, "locations lie in 0…1")
+            guard locations.allSatisfy({ (0...1).contains($0) }), zip(locations, locations.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+                throw SceneFields.error(file, node, path, "locations rise within 0…1")
             }
             return .gradientLocations(locations)
         case "type": return .gradientType(try values.choice(node, path, [GradientLayer.Kind.axial, .radial]))
@@ -233,6 +242,9 @@ extension SceneFileCompiler {
     /// An image by path relative to the file's folder; the resolved path must stay inside it.
     private mutating func image(_ node: SceneNode, _ path: String) throws(ConfigError) -> PixelBuffer {
         let relative = try values.string(node, path, maxLength: 1024)
+        guard !relative.utf8.contains(0) else {
+            throw SceneFields.error(file, node, path, "an image's path holds a NUL character")
+        }
         guard !relative.isEmpty, !relative.hasPrefix("/") else {
             throw SceneFields.error(file, node, path, "an image is named by a path relative to the scene file's folder")
         }
@@ -246,15 +258,19 @@ extension SceneFileCompiler {
         guard images.count < Limits.images else {
             throw SceneFields.error(file, node, path, "more than \(Limits.images) images")
         }
+        // The budget is checked from the PNG's header, before anything is decoded.
+        let allowed = min(Limits.imagePixels, Limits.totalImagePixels - imagePixels)
         let image: RGBAImage
         do {
-            image = try RGBAImage.readPNG(from: resolved)
+            image = try RGBAImage.readPNG(from: resolved, maximumPixels: allowed)
         } catch {
-            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is not a PNG Lamina can read: \(error.reason)")
+            let budget = allowed < Limits.imagePixels
+                ? " (the scene's images may have \(Limits.totalImagePixels) pixels in all; \(imagePixels) are used)"
+                : " (an image may have \(Limits.imagePixels) pixels)"
+            let over = error.reason.contains("pixels allowed") ? budget : ""
+            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is not a PNG Lamina can read: \(error.reason)\(over)")
         }
-        guard image.width * image.height <= Limits.imagePixels else {
-            throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is \(image.width)x\(image.height), over \(Limits.imagePixels) pixels")
-        }
+        imagePixels += image.width * image.height
         let buffer = PixelBuffer(rgba: image)
         images[resolved] = buffer
         return buffer

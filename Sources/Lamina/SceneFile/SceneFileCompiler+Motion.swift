@@ -70,8 +70,8 @@ extension SceneFileCompiler {
             if let times = fields.take("keyTimes") {
                 let t = try values.numbers(times, fields.path("keyTimes"), count: frames.count...frames.count,
                                            what: "one key time per value")
-                guard t.allSatisfy({ (0...1).contains($0) }), zip(t, t.dropFirst()).allSatisfy({ $0 <= $1 }) else {
-                    throw fields.error(times, "keyTimes", "key times rise from 0 to 1")
+                guard t.first == 0, t.last == 1, zip(t, t.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+                    throw fields.error(times, "keyTimes", "key times rise from 0 (the first) to 1 (the last)")
                 }
                 keyframes.keyTimes = t
             }
@@ -156,6 +156,7 @@ extension SceneFileCompiler {
 
     func readAnimators(_ node: SceneNode, states: [String: StateSpec]) throws(ConfigError) -> [String: AnimatorSpec] {
         var fields = try SceneFields(node, path: "animators", file: file)
+        guard fields.count <= Limits.animators else { throw fields.error(node, nil, "more than \(Limits.animators) animators") }
         var result: [String: AnimatorSpec] = [:]
         for name in fields.keys {
             let value = fields.take(name)!
@@ -164,7 +165,7 @@ extension SceneFileCompiler {
             guard let d = a.take("duration"), let s = a.take("state") else {
                 throw a.error(value, nil, "an animator has a `duration` and the `state` it animates to")
             }
-            let state = try values.string(s, a.path("state"), maxLength: 64)
+            let state = try values.string(s, a.path("state"), maxLength: Limits.nameBytes)
             guard states[state] != nil else { throw a.error(s, "state", "no state is named '\(Escaped(state))'") }
             let curve = try a.take("curve").map { n throws(ConfigError) in try values.curve(n, a.path("curve")) } ?? .easeInEaseOut
             try a.rejectUnknown(known: ["duration", "state", "curve"])
@@ -184,7 +185,7 @@ extension SceneFileCompiler {
             let value = fields.take(name)!
             guard Self.isName(name) else { throw fields.error(fields.keyNode(name)!, name, Self.nameRule) }
             var state = StateSpec(name: name, values: [])
-            if value.scalar == "" {                                // `idle:` with nothing: every layer at rest
+            if value.isNull {                                      // `idle:` with nothing: every layer at rest
                 result[name] = state
                 continue
             }
@@ -217,7 +218,7 @@ extension SceneFileCompiler {
             var fields = try SceneFields(item, path: "transitions[\(i)]", file: file)
             func state(_ key: String) throws(ConfigError) -> String? {
                 guard let n = fields.take(key) else { return nil }
-                let name = try values.string(n, fields.path(key), maxLength: 64)
+                let name = try values.string(n, fields.path(key), maxLength: Limits.nameBytes)
                 if name == "*" { return nil }
                 guard states[name] != nil else { throw fields.error(n, key, "no state is named '\(Escaped(name))'") }
                 return name
@@ -292,7 +293,7 @@ extension SceneFileCompiler {
                 let drag = try fields.take("drag").map { n throws(ConfigError) in try values.bool(n, fields.path("drag")) } ?? false
                 var animator: String?
                 if let n = fields.take("animator") {
-                    let name = try values.string(n, fields.path("animator"), maxLength: 64)
+                    let name = try values.string(n, fields.path("animator"), maxLength: Limits.nameBytes)
                     guard animators[name] != nil else { throw fields.error(n, "animator", "no animator is named '\(Escaped(name))'") }
                     animator = name
                 }
@@ -321,7 +322,7 @@ extension SceneFileCompiler {
             }
             var actions: [GestureAction] = []
             if let n = fields.take("goTo") {
-                let name = try values.string(n, fields.path("goTo"), maxLength: 64)
+                let name = try values.string(n, fields.path("goTo"), maxLength: Limits.nameBytes)
                 guard states[name] != nil else { throw fields.error(n, "goTo", "no state is named '\(Escaped(name))'") }
                 actions.append(.goTo(name))
             }
@@ -335,7 +336,7 @@ extension SceneFileCompiler {
                 actions.append(.toggle(a, b))
             }
             if let n = fields.take("run") {
-                let name = try values.string(n, fields.path("run"), maxLength: 64)
+                let name = try values.string(n, fields.path("run"), maxLength: Limits.nameBytes)
                 guard animations[name] != nil else { throw fields.error(n, "run", "no animation is named '\(Escaped(name))'") }
                 actions.append(.run(name))
             }

@@ -5,19 +5,49 @@ import LaminaSceneSyntax
 /// problem is thrown as a `ConfigError` naming `file:line:column`, the element's path and the
 /// reason. Nothing here touches the screen; `FileScene` builds what this checked.
 struct SceneFileCompiler {
-    /// Bounds beyond the reader's, on what a file may ask to build.
+    /// Bounds beyond the reader's on what a file may ask to build: the cost model
+    /// (`docs/scene-files.md`, Limits). `run`, `check-config`, reloads and `switch-scene` all
+    /// compile through here, so they accept and refuse the same files.
     enum Limits {
+        /// Layers written, templates counted as built.
         static let layers = 2_000
+        /// Layers drawn: replicator instances counted (a replicator of 256 holding one of
+        /// 256 draws 65,536). The product of nested instance counts is what memory and frame
+        /// time follow.
+        static let drawnLayers = 20_000
         static let layerDepth = 32
         static let templateDepth = 8
+        static let templates = 256
+        /// Parameters one template declares (and so arguments one use passes).
+        static let parameters = 64
+        /// Nodes all template uses build together (each use copies its template's tree).
+        static let expandedNodes = SceneFileLimits.maximumNodes
+        /// Bytes of text all template uses build together, after `{parameter}` substitution.
+        static let expandedBytes = 4 << 20
+        /// Bytes of text all text layers show together, with the bindings' values put in and
+        /// replicator instances counted; `set-binding` is refused past it too.
+        static let textBytes = 64 * 1024
         static let states = 256
         static let gestures = 256
         static let animations = 1_024
+        static let animators = 256
         static let keyframes = 1_024
         static let bindings = 256
         static let images = 32
+        /// Pixels of one image.
         static let imagePixels = 4096 * 4096
+        /// Pixels of all images together (decoded at 4 bytes a pixel: 64 MiB).
+        static let totalImagePixels = 4096 * 4096
         static let replicatorInstances = 256
+        /// Bytes of a name (besides its 64 characters).
+        static let nameBytes = 256
+    }
+
+    /// A template as `templates:` defines it: its layer and its parameters' defaults (a
+    /// null default: the parameter is required).
+    struct Template {
+        var layer: SceneNode
+        var parameters: [String: SceneNode]
     }
 
     let file: String
@@ -26,12 +56,18 @@ struct SceneFileCompiler {
     let values: SceneValueReader
     /// Images already loaded, by resolved path.
     var images: [String: PixelBuffer] = [:]
+    /// Pixels of the images loaded so far (`Limits.totalImagePixels`).
+    var imagePixels = 0
     var layerCount = 0
     var animationCount = 0
     /// Every named layer's kind, for states, gestures and animations to check against.
     var layerKinds: [String: LayerSpec.Kind] = [:]
     var bindings: [String: BindingValue] = [:]
-    var templates: [String: SceneNode] = [:]
+    var templates: [String: Template] = [:]
+    /// Nodes and text bytes template uses have built so far (`Limits.expandedNodes`,
+    /// `Limits.expandedBytes`).
+    var expandedNodes = 0
+    var expandedBytes = 0
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
                                "transitions", "animations", "animators", "gestures"]
@@ -75,7 +111,7 @@ struct SceneFileCompiler {
         if let node = top.take("states") { states = try readStates(node) }
         var initialState: String?
         if let node = top.take("initialState") {
-            let name = try values.string(node, "initialState", maxLength: 64)
+            let name = try values.string(node, "initialState", maxLength: Limits.nameBytes)
             guard states[name] != nil else { throw top.error(node, "initialState", "no state is named '\(Escaped(name))'") }
             initialState = name
         }
@@ -90,6 +126,14 @@ struct SceneFileCompiler {
             gestures = try readGestures(node, states: states, animations: animations, animators: animators)
         }
         try top.rejectUnknown(known: Self.topLevelKeys)
+        let cost = SceneCost(layers)
+        guard cost.drawnLayers <= Limits.drawnLayers else {
+            throw SceneFields.error(file, root, "layers", "draws \(cost.drawnLayers == Int.max ? "too many" : "\(cost.drawnLayers)") layers counting replicator instances; a scene draws at most \(Limits.drawnLayers)")
+        }
+        let text = cost.textBytes { bindings[$0] }
+        guard text <= Limits.textBytes else {
+            throw SceneFields.error(file, root, "layers", "shows \(text == Int.max ? "too many" : "\(text)") bytes of text (bindings' values and replicator instances counted); a scene shows at most \(Limits.textBytes)")
+        }
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
                              initialState: initialState, transitions: transitions, animations: animations,
                              animators: animators, gestures: gestures)
@@ -129,6 +173,9 @@ struct SceneFileCompiler {
 
     private mutating func readTemplates(_ node: SceneNode) throws(ConfigError) {
         var fields = try SceneFields(node, path: "templates", file: file)
+        guard fields.count <= Limits.templates else {
+            throw fields.error(node, nil, "more than \(Limits.templates) templates")
+        }
         for name in fields.keys {
             let value = fields.take(name)!
             guard Self.isName(name) else { throw fields.error(fields.keyNode(name)!, name, Self.nameRule) }
@@ -136,78 +183,147 @@ struct SceneFileCompiler {
             guard let body = t.take("layer") else {
                 throw t.error(value, nil, "a template has `layer:` (what it builds) and may have `parameters:` (their defaults)")
             }
+            var defaults: [String: SceneNode] = [:]
             if let parameters = t.take("parameters") {
                 let p = try SceneFields(parameters, path: t.path("parameters"), file: file)
-                for key in p.keys where !Self.isName(key) { throw p.error(p.keyNode(key)!, key, Self.nameRule) }
+                guard p.count <= Limits.parameters else {
+                    throw p.error(parameters, nil, "more than \(Limits.parameters) parameters")
+                }
+                for key in p.keys {
+                    guard Self.isName(key) else { throw p.error(p.keyNode(key)!, key, Self.nameRule) }
+                    defaults[key] = p[key]!
+                }
             }
             guard body.entries != nil else { throw t.error(body, "layer", "a template's layer is a mapping of keys") }
             try t.rejectUnknown(known: ["layer", "parameters"])
-            templates[name] = value
+            templates[name] = Template(layer: body, parameters: defaults)
         }
     }
 
     /// A use of a template, expanded: the template's layer with `$parameter` values and
     /// `{parameter}` text replaced by the arguments, and the use's other keys laid over it.
-    func expand(_ use: SceneNode, template name: String, fields: inout SceneFields) throws(ConfigError) -> SceneNode {
+    /// Linear in what it builds, which `Limits.expandedNodes` and `.expandedBytes` bound.
+    mutating func expand(_ use: SceneNode, template name: String, fields: inout SceneFields) throws(ConfigError) -> SceneNode {
         guard let template = templates[name] else {
             throw fields.error(use, "use", "no template is named '\(Escaped(name))' (defined: \(templates.keys.sorted().joined(separator: ", ")))")
         }
-        var parameters: [String: SceneNode] = [:]
-        if let defaults = template["parameters"]?.entries {
-            for entry in defaults { parameters[entry.key.scalar!] = entry.value }
-        }
-        var arguments = parameters
+        var arguments = template.parameters
         if let given = fields.take("with") {
             let with = try SceneFields(given, path: fields.path("with"), file: file)
             for key in with.keys {
-                guard parameters[key] != nil else {
-                    let known = parameters.isEmpty ? "it has none" : "parameters: \(parameters.keys.sorted().joined(separator: ", "))"
+                guard template.parameters[key] != nil else {
+                    let known = template.parameters.isEmpty ? "it has none" : "parameters: \(template.parameters.keys.sorted().joined(separator: ", "))"
                     throw with.error(with.keyNode(key)!, key, "template '\(name)' has no parameter '\(Escaped(key))' (\(known))")
                 }
-                arguments[key] = given[key]!
+                arguments[key] = with[key]!
             }
         }
-        for (key, value) in arguments where value.scalar == "" {
+        for key in arguments.keys.sorted() where arguments[key]!.isNull {
             throw fields.error(use, "with", "template '\(name)' needs a value for its parameter '\(key)'")
         }
-        var body = substitute(template["layer"]!, arguments)
+        let sizes = arguments.mapValues(\.nodeCount)
+        var body = try substitute(template.layer, arguments, sizes: sizes, at: use, path: fields.path("use"))
         // The use's own keys (its name, position...) override the template's.
-        guard case .mapping(var entries) = body.value else {
+        guard case .mapping(let entries) = body.value else {
             throw SceneFields.error(file, body, fields.path("use"), "a template's layer is a mapping")
         }
+        var overrides: [SceneNode.Entry] = []
+        var overridden: Set<String> = []
         for key in fields.keys where key != "use" && key != "with" {
-            let keyNode = fields.keyNode(key)!
-            let value = fields.take(key)!
-            entries.removeAll { $0.key.scalar == key }
-            entries.append(SceneNode.Entry(key: keyNode, value: value))
+            overridden.insert(key)
+            overrides.append(SceneNode.Entry(key: fields.keyNode(key)!, value: fields.take(key)!))
         }
-        body.value = .mapping(entries)
+        body.value = .mapping(entries.filter { !overridden.contains($0.key.scalar ?? "") } + overrides)
         return body
     }
 
-    private func substitute(_ node: SceneNode, _ arguments: [String: SceneNode]) -> SceneNode {
+    /// `node` with the arguments put in, counting what it builds against the budgets.
+    private mutating func substitute(_ node: SceneNode, _ arguments: [String: SceneNode], sizes: [String: Int],
+                                     at use: SceneNode, path: String) throws(ConfigError) -> SceneNode {
+        expandedNodes += 1
+        if expandedNodes > Limits.expandedNodes {
+            throw SceneFields.error(file, use, path, "template uses build more than \(Limits.expandedNodes) nodes")
+        }
         switch node.value {
         case .scalar(let text):
-            if let name = SceneValueReader.bindingReference(node), let argument = arguments[name] { return argument }
-            guard text.contains("{") else { return node }
-            var result = text
-            for (name, argument) in arguments {
-                if let replacement = argument.scalar { result = result.replacing("{\(name)}", with: replacement) }
+            if let name = SceneValueReader.bindingReference(node), let argument = arguments[name] {
+                expandedNodes += sizes[name]! - 1
+                if expandedNodes > Limits.expandedNodes {
+                    throw SceneFields.error(file, use, path, "template uses build more than \(Limits.expandedNodes) nodes")
+                }
+                return argument
             }
-            return SceneNode(.scalar(result), at: node.position)
+            let result: String
+            do {
+                result = try Self.substituteText(text, arguments)
+            } catch {
+                throw SceneFields.error(file, node, path, "text longer than \(SceneFileLimits.maximumScalarBytes) bytes once its parameters are put in")
+            }
+            expandedBytes += result.utf8.count
+            if expandedBytes > Limits.expandedBytes {
+                throw SceneFields.error(file, use, path, "template uses build more than \(Limits.expandedBytes) bytes of text")
+            }
+            var copy = node
+            copy.value = .scalar(result)
+            return copy
         case .sequence(let items):
-            return SceneNode(.sequence(items.map { substitute($0, arguments) }), at: node.position)
+            var built: [SceneNode] = []
+            built.reserveCapacity(items.count)
+            for item in items { built.append(try substitute(item, arguments, sizes: sizes, at: use, path: path)) }
+            var copy = node
+            copy.value = .sequence(built)
+            return copy
         case .mapping(let entries):
-            return SceneNode(.mapping(entries.map { .init(key: $0.key, value: substitute($0.value, arguments)) }), at: node.position)
+            var built: [SceneNode.Entry] = []
+            built.reserveCapacity(entries.count)
+            for entry in entries {
+                built.append(.init(key: entry.key, value: try substitute(entry.value, arguments, sizes: sizes, at: use, path: path)))
+            }
+            var copy = node
+            copy.value = .mapping(built)
+            return copy
         }
+    }
+
+    /// Text too long once its parameters are put in.
+    struct TextTooLong: Error {}
+
+    /// `text` with each `{parameter}` replaced by its argument's text, in one pass (`{{` and
+    /// `}}` are left as they are, for the text reader; a `{name}` that is no parameter stays,
+    /// for a binding). Throws past `SceneFileLimits.maximumScalarBytes`.
+    static func substituteText(_ text: String, _ arguments: [String: SceneNode]) throws(TextTooLong) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "{")) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") {
+                out += [b, b]
+                i += 2
+            } else if b == UInt8(ascii: "{"),   // a name is at most `nameBytes`: look no further for its brace
+                      let close = bytes[(i + 1)..<min(bytes.count, i + 2 + Limits.nameBytes)].firstIndex(of: UInt8(ascii: "}")),
+                      let argument = arguments[String(decoding: bytes[(i + 1)..<close], as: UTF8.self)],
+                      let replacement = argument.scalar {
+                out += replacement.utf8
+                i = close + 1
+            } else {
+                out.append(b)
+                i += 1
+            }
+            if out.count > SceneFileLimits.maximumScalarBytes { throw TextTooLong() }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Names
 
-    static let nameRule = "a name is letters, digits, '-' and '_', starting with a letter, at most 64 long"
+    static let nameRule = "a name is letters, digits, '-' and '_', starting with a letter, at most 64 characters and 256 bytes long"
 
     static func isName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, name.count <= 64 else { return false }
+        guard name.utf8.count <= Limits.nameBytes, let first = name.unicodeScalars.first, first.properties.isAlphabetic,
+              name.count <= 64 else { return false }
         return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }
 

@@ -8,6 +8,9 @@ struct SceneFields {
     let path: String
     let file: String
     private let entries: [SceneNode.Entry]
+    /// Each key's entry, so taking a key costs the same however many the mapping has (the
+    /// reader refuses a key written twice, so each is here once).
+    private let index: [String: Int]
     private var taken: Set<String> = []
 
     init(_ node: SceneNode, path: String, file: String) throws(ConfigError) {
@@ -18,19 +21,34 @@ struct SceneFields {
             throw SceneFields.error(file, node, path, "expected a mapping of keys, found \(node.kindName)")
         }
         self.entries = entries
+        var index: [String: Int] = [:]
+        index.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            guard let key = entry.key.scalar else { continue }
+            guard index.updateValue(i, forKey: key) == nil else {
+                throw SceneFields.error(file, entry.key, path, "'\(Escaped(key))' is written twice in this mapping")
+            }
+        }
+        self.index = index
     }
 
     /// The keys written, in order.
     var keys: [String] { entries.compactMap { $0.key.scalar } }
 
+    /// How many keys are written.
+    var count: Int { entries.count }
+
     /// The key's own node (for its position).
-    func keyNode(_ key: String) -> SceneNode? { entries.first { $0.key.scalar == key }?.key }
+    func keyNode(_ key: String) -> SceneNode? { index[key].map { entries[$0].key } }
+
+    /// The value under `key`, without marking it read.
+    subscript(key: String) -> SceneNode? { index[key].map { entries[$0].value } }
 
     /// The value under `key`, marking it read.
     mutating func take(_ key: String) -> SceneNode? {
-        guard let value = node[key] else { return nil }
+        guard let i = index[key] else { return nil }
         taken.insert(key)
-        return value
+        return entries[i].value
     }
 
     /// The path of `key` under this element.

@@ -28,8 +28,11 @@ struct SceneValueReader {
             digits = digits.dropLast(3)
             factor = Double.pi / 180
         }
-        guard let value = Double(String(digits)), value.isFinite, abs(value) <= Self.numberLimit else {
+        guard Self.isDecimal(digits), let value = Double(String(digits)), value.isFinite else {
             throw error(node, path, "'\(Escaped(text))' is not a number (write 12, -0.5, 1e3 or 90deg)")
+        }
+        guard abs(value) <= Self.numberLimit else {
+            throw error(node, path, "\(Escaped(text)) is beyond ±10⁷, the largest number a scene file may hold")
         }
         let result = value * factor
         if let range, !range.contains(result) {
@@ -38,9 +41,34 @@ struct SceneValueReader {
         return result
     }
 
+    /// Whether `text` is a decimal number as the docs write them — an optional sign, ASCII
+    /// digits with an optional fraction, an optional exponent — and nothing else (no `0x10`,
+    /// no hex floats, no `inf` or `nan`, no spaces, no other scripts' digits).
+    static func isDecimal(_ text: Substring) -> Bool {
+        var bytes = text.utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let n = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            bytes = bytes.dropFirst(n)
+            return n
+        }
+        var count = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            count += digits()
+        }
+        guard count > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
     func integer(_ node: SceneNode, _ path: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         let text = try scalar(node, path, what: "a whole number")
-        guard let value = Int(text), range.contains(value) else {
+        guard Self.isDecimal(Substring(text)), let value = Int(text), range.contains(value) else {
             throw error(node, path, "'\(Escaped(text))' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return value
@@ -55,6 +83,7 @@ struct SceneValueReader {
     }
 
     func string(_ node: SceneNode, _ path: String, maxLength: Int = 4096) throws(ConfigError) -> String {
+        guard !node.isNull else { throw error(node, path, "expected text, found nothing (write \"\" for empty text)") }
         let text = try scalar(node, path, what: "text")
         guard text.utf8.count <= maxLength else { throw error(node, path, "text longer than \(maxLength) bytes") }
         return text
@@ -71,7 +100,7 @@ struct SceneValueReader {
 
     func color(_ node: SceneNode, _ path: String) throws(ConfigError) -> Color? {
         let text = try scalar(node, path, what: "a colour")
-        if text.isEmpty || text == "none" || text == "clear" { return nil }
+        if node.isNull || text == "none" || text == "clear" { return nil }
         do {
             return try Color(hex: text)
         } catch {
@@ -146,8 +175,17 @@ struct SceneValueReader {
             default:
                 throw error(entries[0].key, at + "." + op, "unknown operation (rotateX, rotateY, rotateZ, scale, translate, perspective)")
             }
+            guard Self.isWithinLimit(t) else {
+                throw error(item, at, "the transform so far has an entry beyond ±10⁷ (operations multiply: scales and translations compound)")
+            }
         }
         return t
+    }
+
+    /// Whether every entry of `t` is finite and within `numberLimit`.
+    static func isWithinLimit(_ t: Transform3D) -> Bool {
+        [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+            .allSatisfy { $0.isFinite && abs($0) <= numberLimit }
     }
 
     /// A value of the same kind as `sample` (the property's current value).

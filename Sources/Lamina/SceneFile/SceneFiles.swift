@@ -96,5 +96,11 @@ extension SceneDocument {
             throw ConfigError(file: table.file, field: "bindings.\(key)",
                               reason: "\(file) declares no binding of that name (declared: \(bindings.map(\.name).joined(separator: ", ")))")
         }
+        let values = Dictionary(bindings.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        do {
+            try checkTextBudget({ values[$0] }, field: "bindings")
+        } catch {
+            throw ConfigError(file: table.file, field: "bindings", reason: error.reason)
+        }
     }
 }
