@@ -137,17 +137,26 @@ public enum Daemon {
     /// the file names.
     public static func reload(path: String, running: LaminaConfig, runtime: Runtime, catalog: SceneRegistry,
                               keepsScene: Bool = false, logger: Logger) -> LaminaConfig {
+        let result = Result { () throws(ConfigError) in try checked(path: path, catalog: catalog) }
+        return applyReload(result, path: path, running: running, runtime: runtime, catalog: catalog,
+                           keepsScene: keepsScene, logger: logger).config
+    }
+
+    /// The loop's half of a reload: applies what `checked(path:catalog:)` read (off the loop,
+    /// through the scene loader, in the daemon) to the running daemon. Returns the
+    /// configuration now in force and why the file was rejected (nil: applied).
+    static func applyReload(_ result: Result<(config: LaminaConfig, document: SceneDocument?), ConfigError>, path: String,
+                            running: LaminaConfig, runtime: Runtime, catalog: SceneRegistry,
+                            keepsScene: Bool, logger: Logger) -> (config: LaminaConfig, rejection: String?) {
         var next: LaminaConfig
         var document: SceneDocument?
-        do {
-            (next, document) = try checked(path: path, catalog: catalog)
-        } catch {
+        switch result {
+        case .success(let checked): (next, document) = checked
+        case .failure(let error):
             logger.error("reload rejected, keeping the running configuration: \(error)")
             runtime.notifier?.notify("STATUS=reload rejected: \(error)")
-            runtime.lastReloadRejection = "\(error)"
-            return running
+            return (running, "\(error)")
         }
-        runtime.lastReloadRejection = nil
         // What needs a restart stays as it runs now, so the next reload compares with it.
         var deferred: [String] = []
         func keep<T: Equatable>(_ key: String, _ field: WritableKeyPath<LaminaConfig, T>) {
@@ -206,7 +215,7 @@ public enum Daemon {
         let later = deferred.isEmpty ? "" : "; \(deferred.joined(separator: ", ")) take effect at the next start"
         logger.notice("configuration reloaded from \(path): scene \(next.sceneDescription)\(later)")
         runtime.notifier?.notify("STATUS=reloaded \(path): scene \(next.sceneDescription)")
-        return next
+        return (next, nil)
     }
 
     /// Reads and parses a touch script; a bad one is a `ConfigError` naming the line.
@@ -371,16 +380,28 @@ public enum Daemon {
         if options.calibration != nil {
             // SIGHUP would install the configured scene over the wizard's.
         } else if let path = config.path {
-            runtime.onReload = { [unowned runtime] in
-                running = reload(path: path, running: running, runtime: runtime, catalog: catalog,
-                                 keepsScene: keepsScene, logger: logger)
+            // The file is read and checked off the loop; what it says is applied on the loop,
+            // to what runs then. Reloads asked for while one waits share it.
+            runtime.onReload = { [unowned runtime] done in
+                let accepted = runtime.sceneLoader.request("reload", prepare: {
+                    {
+                        let result = Result { () throws(ConfigError) in try checked(path: path, catalog: catalog) }
+                        return {
+                            let outcome = applyReload(result, path: path, running: running, runtime: runtime, catalog: catalog,
+                                                      keepsScene: keepsScene, logger: logger)
+                            running = outcome.config
+                            return outcome.rejection
+                        }
+                    }
+                }, done: done)
+                if !accepted { done(SceneLoader.busy) }
             }
         } else if config.sceneFile != nil {
             // No config file: SIGHUP reads the scene file again.
-            runtime.onReload = { [unowned runtime] in reloadSceneFile(running, runtime: runtime, logger: logger) }
+            runtime.onReload = { [unowned runtime] done in reloadSceneFile(running, runtime: runtime, logger: logger, done: done) }
         }
         // The control socket's switch-scene: like --scene, it stays the scene across reloads.
-        runtime.onSwitchScene = { [unowned runtime] name in
+        runtime.onSwitchScene = { [unowned runtime] name, done in
             var next = running
             if SceneFiles.isFile(name) {
                 let folder = config.path.map(Paths.directory(of:)) ?? ""
@@ -388,21 +409,31 @@ public enum Daemon {
                 next.scene = FileScene.name
             } else {
                 guard catalog.sceneNames.contains(name) else {
-                    return "'\(Escaped(name))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", "))); a scene file ends in .yaml"
+                    return done("'\(Escaped(name))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", "))); a scene file ends in .yaml")
                 }
                 next.scene = name
                 next.sceneFile = nil
             }
-            do {
-                try installScene(next, catalog: catalog, in: runtime)
-            } catch {
-                return "\(error)"
-            }
-            watchSceneFile(next, runtime: runtime, logger: logger)
-            running = next
-            keepsScene = true
-            logger.notice("scene switched to \(next.sceneDescription) over the control socket")
-            return nil
+            // A scene file is read and compiled off the loop; the switch happens when it is ready.
+            let accepted = runtime.sceneLoader.request("switch-scene \(next.sceneDescription)", prepare: {
+                let target = next
+                return {
+                    let loaded = Result { () throws(ConfigError) in try loadSceneFile(target) }
+                    return {
+                        do {
+                            try installLoaded(loaded.get(), config: target, catalog: catalog, in: runtime)
+                        } catch {
+                            return "\(error)"
+                        }
+                        watchSceneFile(target, runtime: runtime, logger: logger)
+                        running = target
+                        keepsScene = true
+                        logger.notice("scene switched to \(target.sceneDescription) over the control socket")
+                        return nil
+                    }
+                }
+            }, done: done)
+            if !accepted { done(SceneLoader.busy) }
         }
         // The screensaver replaces the scene after idle; a touch brings the scene back, a file
         // scene's bindings as they were.
@@ -415,11 +446,23 @@ public enum Daemon {
                 target.sceneFile = SceneFiles.isFile(saver) ? saver : nil
                 target.scene = SceneFiles.isFile(saver) ? FileScene.name : saver
             }
-            do {
-                try installScene(target, catalog: catalog, keeping: show ? [:] : savedBindings, in: runtime)
-            } catch {
-                logger.error("cannot show \(show ? "the screensaver" : "the scene") \(target.sceneDescription): \(error)")
-            }
+            let kept = show ? [:] : savedBindings
+            let accepted = runtime.sceneLoader.request(show ? "screensaver" : "scene after screensaver", prepare: {
+                {
+                    let loaded = Result { () throws(ConfigError) in try loadSceneFile(target) }
+                    return {
+                        do {
+                            try installLoaded(loaded.get(), config: target, catalog: catalog, keeping: kept, in: runtime)
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+            }, done: { error in
+                if let error { logger.error("cannot show \(show ? "the screensaver" : "the scene") \(target.sceneDescription): \(error)") }
+            })
+            if !accepted { logger.error("cannot show \(show ? "the screensaver" : "the scene"): \(SceneLoader.busy)") }
         }
         if let socket = config.controlSocketPath(environment: ProcessInfo.processInfo.environment) {
             let group = UnixSocket.groupID(named: config.controlGroup)

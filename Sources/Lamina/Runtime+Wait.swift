@@ -22,6 +22,7 @@ extension Runtime {
         descriptors += touchSources.compactMap(\.eventDescriptor)
         if let signals { descriptors.append(signals.descriptor) }
         if let folder = watchedFolder { descriptors.append(folder.watcher.descriptor) }
+        if let fd = sceneLoader.descriptor { descriptors.append(fd) }
         var deadline = next
         if let control {
             descriptors += control.descriptors
@@ -36,6 +37,7 @@ extension Runtime {
         let wake = loop.wait(until: deadline, descriptors: descriptors.map(FileDescriptor.init(rawValue:)))
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
         handleSignals()
+        sceneLoader.collect()
         handleFolderChanges()
         handleControl()
         return wake
@@ -61,7 +63,7 @@ extension Runtime {
                 } else if signal == SIGHUP && arrival.fromKernel {
                     logger.info("terminal hangup (SIGHUP from the kernel) ignored: only a sent SIGHUP reloads")
                 } else if signal == SIGHUP {
-                    if let onReload { onReload() } else { logger.notice("SIGHUP: nothing to reload") }
+                    if let onReload { onReload { _ in } } else { logger.notice("SIGHUP: nothing to reload") }
                 } else if signal == VTSwitching.signal {
                     guard vtSwitch != nil else {
                         logger.notice("SIGUSR2 ignored: Lamina is not switching a VT")

@@ -78,14 +78,16 @@ public final class Runtime {
     public internal(set) var cursor: PointerCursor?
     /// The on-screen keyboard, made the first time a text field takes focus.
     public internal(set) var onScreenKeyboard: OnScreenKeyboard?
-    /// Called on SIGHUP (when signals are watched): the daemon reloads its configuration.
-    public var onReload: (() -> Void)?
-    /// Why the last configuration reload was rejected (nil: it was applied), for the control
-    /// socket's `reload` reply.
-    public var lastReloadRejection: String?
-    /// Called by the control socket's `switch-scene` with a scene name or scene file; returns
-    /// why it could not switch, or nil. Set by the daemon.
-    public var onSwitchScene: ((String) -> String?)?
+    /// Called on SIGHUP (when signals are watched) and by the control socket's `reload`: the
+    /// daemon reloads its configuration, through `sceneLoader`, and calls the closure it is
+    /// given on the loop when done, with why the reload was rejected (nil: applied).
+    public var onReload: ((_ done: @escaping (String?) -> Void) -> Void)?
+    /// Called by the control socket's `switch-scene` with a scene name or scene file; calls
+    /// the closure it is given on the loop when done, with why it could not switch (nil: it
+    /// did). Set by the daemon.
+    public var onSwitchScene: ((_ scene: String, _ done: @escaping (String?) -> Void) -> Void)?
+    /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).
+    public internal(set) lazy var sceneLoader = SceneLoader(inBackground: loop.isRealTime)
     /// The control socket, when one is open (`openControlSocket(path:)`).
     public internal(set) var control: ControlServer?
     /// Encodes the control socket's screenshots off the loop (real time only).

@@ -40,12 +40,12 @@ struct ControlSocketTests {
             let document = try SceneFileFixture.compile(ControlSocketTests.scene, in: folder)
             try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
             try runtime.openControlSocket(path: folder + "/control")
-            runtime.onSwitchScene = { [unowned runtime] name in
+            runtime.onSwitchScene = { [unowned runtime] name, done in
                 do {
                     try Gallery.registry.install(scene: name, settings: LaminaConfig().settings(forScene: name), in: runtime)
-                    return nil
+                    done(nil)
                 } catch {
-                    return "\(error)"
+                    done("\(error)")
                 }
             }
             #expect(runtime.run(untilSettled: true) == .settled)

@@ -106,14 +106,21 @@ extension Runtime {
             }
             guard !name.utf8.contains(0) else { return failure("`scene` holds a NUL character") }
             guard let onSwitchScene else { return failure("this runtime cannot switch scenes") }
-            if let error = onSwitchScene(name) { return failure(error) }
-            publish("scene", ["scene": .string(name)])
-            return success(["scene": .string(name)])
+            // The scene is read and compiled off the loop: the reply comes when it is shown.
+            onSwitchScene(name) { [weak self] error in
+                guard let self else { return }
+                if let error { return self.control?.reply(self.failure(error), to: address) ?? () }
+                self.publish("scene", ["scene": .string(name)])
+                self.control?.reply(self.success(["scene": .string(name)]), to: address)
+            }
+            return nil
         case "reload":
             guard let onReload else { return failure("no configuration file to reload") }
-            onReload()
-            if let rejection = lastReloadRejection { return failure("reload rejected: \(rejection)") }
-            return success()
+            onReload { [weak self] rejection in
+                guard let self else { return }
+                self.control?.reply(rejection.map { self.failure("reload rejected: \($0)") } ?? self.success(), to: address)
+            }
+            return nil
         case "blank", "unblank":
             return setBlanked(command == "blank")
         case "screenshot":

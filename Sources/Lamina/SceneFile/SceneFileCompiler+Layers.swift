@@ -45,6 +45,7 @@ extension SceneFileCompiler {
         guard depth < Limits.layerDepth else {
             throw SceneFields.error(file, node, path, "layers nested deeper than \(Limits.layerDepth)")
         }
+        try checkTime(node, path)
         if node["use"] != nil {
             var fields = try SceneFields(node, path: path, file: file)
             let use = fields.take("use")!

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaSystem
 
 /// Turns a scene file's tree into a checked `SceneDocument`: every key known, every value of
 /// its property's kind, every name it refers to defined, every count bounded. The first
@@ -72,16 +73,21 @@ struct SceneFileCompiler {
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
                                "transitions", "animations", "animators", "gestures"]
 
-    init(file: String) {
+    /// When compiling must have finished (`SystemClock` seconds): the cost model keeps every
+    /// accepted file far inside it, so this only stops what the model missed.
+    let deadline: Double
+
+    init(file: String, timeLimit: Double = SceneFiles.compileTimeLimit) {
         self.file = file
+        deadline = SystemClock.shared.now + timeLimit
         let directory = Paths.directory(of: file)
         folder = directory.isEmpty ? "." : directory
         values = SceneValueReader(file: file)
     }
 
     /// The document for `root`, read from `file`.
-    static func compile(_ root: SceneNode, file: String) throws(ConfigError) -> SceneDocument {
-        var compiler = SceneFileCompiler(file: file)
+    static func compile(_ root: SceneNode, file: String, timeLimit: Double = SceneFiles.compileTimeLimit) throws(ConfigError) -> SceneDocument {
+        var compiler = SceneFileCompiler(file: file, timeLimit: timeLimit)
         return try compiler.document(root)
     }
 
@@ -241,6 +247,7 @@ struct SceneFileCompiler {
     private mutating func substitute(_ node: SceneNode, _ arguments: [String: SceneNode], sizes: [String: Int],
                                      at use: SceneNode, path: String) throws(ConfigError) -> SceneNode {
         expandedNodes += 1
+        if expandedNodes % 4096 == 0 { try checkTime(use, path) }
         if expandedNodes > Limits.expandedNodes {
             throw SceneFields.error(file, use, path, "template uses build more than \(Limits.expandedNodes) nodes")
         }
@@ -315,6 +322,13 @@ struct SceneFileCompiler {
             if out.count > SceneFileLimits.maximumScalarBytes { throw TextTooLong() }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Fails once compiling has run past its time limit.
+    func checkTime(_ node: SceneNode, _ path: String) throws(ConfigError) {
+        guard SystemClock.shared.now <= deadline else {
+            throw SceneFields.error(file, node, path, "compiling took longer than \(String(cFormat: "%g", SceneFiles.compileTimeLimit)) s: the scene is too costly")
+        }
     }
 
     // MARK: Names

@@ -6,8 +6,22 @@ extension Daemon {
     /// scene's, so a reload does not reset them).
     public static func installScene(_ config: LaminaConfig, catalog: SceneRegistry, keeping kept: [String: BindingValue] = [:],
                              in runtime: Runtime) throws {
-        if let file = config.sceneFile {
-            try installFileScene(SceneFiles.load(path: file, overrides: config.bindings), keeping: kept, in: runtime)
+        try installLoaded(loadSceneFile(config), config: config, catalog: catalog, keeping: kept, in: runtime)
+    }
+
+    /// The scene file `config` names, read and compiled (nil for a built-in scene): the half
+    /// of `installScene` that may take long, run off the loop by the scene loader.
+    static func loadSceneFile(_ config: LaminaConfig) throws(ConfigError) -> SceneDocument? {
+        guard let file = config.sceneFile else { return nil }
+        return try SceneFiles.load(path: file, overrides: config.bindings)
+    }
+
+    /// The loop's half of `installScene`: `document` (the file `config` names, compiled) or
+    /// `config`'s built-in scene.
+    static func installLoaded(_ document: SceneDocument?, config: LaminaConfig, catalog: SceneRegistry,
+                              keeping kept: [String: BindingValue] = [:], in runtime: Runtime) throws {
+        if let document {
+            try installFileScene(document, keeping: kept, in: runtime)
         } else {
             try catalog.install(scene: config.scene, settings: config.settings(forScene: config.scene), in: runtime)
         }
@@ -44,25 +58,36 @@ extension Daemon {
         logger.info("watching \(file) for edits")
     }
 
-    /// Reads the running scene file again and swaps the scene, keeping binding values.
-    public static func reloadSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger) {
-        guard let file = config.sceneFile else { return }
-        let document: SceneDocument
-        do {
-            document = try SceneFiles.load(path: file, overrides: config.bindings)
-        } catch {
-            logger.error("scene file edit rejected, keeping the running scene: \(error)")
-            runtime.notifier?.notify("STATUS=scene file edit rejected: \(error)")
-            return
-        }
-        let kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
-        do {
-            try installFileScene(document, keeping: kept, in: runtime)
-        } catch {
-            logger.error("the edited scene could not be built: \(error)")
-            return
-        }
-        logger.notice("scene file reloaded: \(file) (\(document.layerCount) layers)")
-        runtime.notifier?.notify("STATUS=scene file reloaded: \(file)")
+    /// Reads the running scene file again (off the loop, through the scene loader) and swaps
+    /// the scene, keeping binding values; `done` gets why the edit was rejected (nil: shown).
+    public static func reloadSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger,
+                                       done: @escaping (String?) -> Void = { _ in }) {
+        guard let file = config.sceneFile else { return done(nil) }
+        let accepted = runtime.sceneLoader.request("scene-file \(file)", prepare: {
+            {
+                let loaded = Result { () throws(ConfigError) in try SceneFiles.load(path: file, overrides: config.bindings) }
+                return { [unowned runtime] in
+                    let document: SceneDocument
+                    switch loaded {
+                    case .success(let d): document = d
+                    case .failure(let error):
+                        logger.error("scene file edit rejected, keeping the running scene: \(error)")
+                        runtime.notifier?.notify("STATUS=scene file edit rejected: \(error)")
+                        return "\(error)"
+                    }
+                    let kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+                    do {
+                        try installFileScene(document, keeping: kept, in: runtime)
+                    } catch {
+                        logger.error("the edited scene could not be built: \(error)")
+                        return "\(error)"
+                    }
+                    logger.notice("scene file reloaded: \(file) (\(document.layerCount) layers)")
+                    runtime.notifier?.notify("STATUS=scene file reloaded: \(file)")
+                    return nil
+                }
+            }
+        }, done: done)
+        if !accepted { done(SceneLoader.busy) }
     }
 }

@@ -10,6 +10,8 @@ public enum SceneFiles {
     public static let helperName = "lamina-scene"
     /// The helper gets this long to read a file before it is killed.
     static let helperTimeout = 10.0
+    /// Compiling a file's tree may take this long (seconds) before it is refused.
+    public static let compileTimeLimit = 5.0
 
     /// True when a `--scene` or `[run] scene` value names a file rather than a built-in scene.
     public static func isFile(_ scene: String) -> Bool {
@@ -34,8 +36,8 @@ public enum SceneFiles {
 
     /// Compiles a tree read from `file` — what `load` does once the helper has read it (tests
     /// and the fuzzer hand it trees of their own).
-    public static func compile(_ root: SceneNode, file: String) throws(ConfigError) -> SceneDocument {
-        try SceneFileCompiler.compile(root, file: file)
+    public static func compile(_ root: SceneNode, file: String, timeLimit: Double = compileTimeLimit) throws(ConfigError) -> SceneDocument {
+        try SceneFileCompiler.compile(root, file: file, timeLimit: timeLimit)
     }
 
     /// The file's tree, through the helper.

@@ -1,7 +1,6 @@
 import Dispatch
 import LaminaSystem
 import Synchronization
-import SystemPackage
 
 /// Loads scenes away from the frame loop (issue 26): reading a scene file (the helper process,
 /// up to its time limit) and compiling it run on a queue of their own while the loop keeps
@@ -20,9 +19,12 @@ public final class SceneLoader {
 
     /// Requests waiting at most (besides the one running).
     public static let maximumWaiting = 4
+    /// Why a request was refused when too many wait.
+    public static let busy = "too many reloads and scene switches are waiting; ask again when they are done"
 
-    /// Readable when a load has finished.
-    let wakeup: WakeupEvent
+    /// Readable when a load has finished (nil when no eventfd could be made: loads then run
+    /// on the spot).
+    let wakeup: WakeupEvent?
     /// Where loads run (tests suspend it to hold one in progress).
     let queue = DispatchQueue(label: "lamina.scene-loader")
     /// Whether loads run on the queue (real time) or on the spot (a virtual clock).
@@ -41,16 +43,16 @@ public final class SceneLoader {
     private let finished = Handoff()
 
     /// A loader; `inBackground` false runs every load on the spot.
-    public init(inBackground: Bool) throws(Errno) {
-        wakeup = try WakeupEvent()
-        self.inBackground = inBackground
+    public init(inBackground: Bool) {
+        wakeup = inBackground ? try? WakeupEvent() : nil
+        self.inBackground = inBackground && wakeup != nil
     }
 
     /// Whether a load is running or waiting.
     public var isBusy: Bool { running != nil || !waiting.isEmpty }
 
     /// The descriptor the loop waits on while a load runs.
-    var descriptor: Int32? { running != nil && inBackground ? wakeup.descriptor : nil }
+    var descriptor: Int32? { running != nil ? wakeup?.descriptor : nil }
 
     /// Asks for a load under `key`: `prepare` runs on the loop when its turn comes and says
     /// what to load; `done` gets the result on the loop (nil: installed). A request whose key
@@ -76,7 +78,7 @@ public final class SceneLoader {
         while running == nil, !waiting.isEmpty {
             let next = waiting.removeFirst()
             let load = next.prepare()
-            guard inBackground else {
+            guard inBackground, let wakeup else {
                 let install = load()
                 let result = install()
                 for done in next.done { done(result) }
@@ -95,7 +97,7 @@ public final class SceneLoader {
     /// On the loop, when `descriptor` is readable: installs the finished load, tells its
     /// requests, and starts the next.
     func collect() {
-        guard inBackground, let request = running else { return }
+        guard let wakeup, let request = running else { return }
         guard let install = finished.slot.withLock({ box -> UncheckedBox<() -> String?>? in
             defer { box = nil }
             return box
