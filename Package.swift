@@ -15,6 +15,8 @@ let package = Package(
         // The scene files' YAML reader in-process (links Yams and so full Foundation): for
         // tools and the fuzzer; the daemon runs it as the `lamina-scene` helper instead.
         .library(name: "LaminaSceneYAML", targets: ["LaminaSceneYAML"]),
+        // Scene files written from the format's tables: the structure-aware fuzzer's source.
+        .library(name: "LaminaSceneGenerator", targets: ["LaminaSceneGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,6 +69,8 @@ let package = Package(
         .target(
             name: "LaminaSceneYAML",
             dependencies: ["LaminaSceneSyntax", .product(name: "Yams", package: "Yams")]),
+        // Scene files written from the format's own tables, for the fuzzer and property tests.
+        .target(name: "LaminaSceneGenerator", dependencies: ["Lamina", "LaminaSceneSyntax"]),
         .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML", "LaminaSystem"]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
@@ -116,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML",
+                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Golden"],                               // read by path (#filePath), like LaminaRasterTests' goldens

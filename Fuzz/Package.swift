@@ -15,6 +15,7 @@ let package = Package(
             .product(name: "LaminaScenes", package: "Lamina"),
             .product(name: "LaminaBenchmarks", package: "Lamina"),
             .product(name: "LaminaSceneYAML", package: "Lamina"),
+            .product(name: "LaminaSceneGenerator", package: "Lamina"),
         ]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzTouchScript", dependencies: ["FuzzSupport"], swiftSettings: harness),
@@ -23,5 +24,6 @@ let package = Package(
         .executableTarget(name: "FuzzWorkload", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzSceneFile", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzControlLine", dependencies: ["FuzzSupport"], swiftSettings: harness),
+        .executableTarget(name: "FuzzSceneStructure", dependencies: ["FuzzSupport"], swiftSettings: harness),
     ]
 )

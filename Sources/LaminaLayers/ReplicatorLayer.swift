@@ -79,9 +79,27 @@ open class ReplicatorLayer: Layer {
     /// Instance i's transform in the replicator's space: `instanceTransform` applied i times
     /// about the centre of the bounds.
     public func instanceMatrix(_ i: Int) -> Transform3D {
-        let b = bounds
         var power = Transform3D.identity
         for _ in 0..<max(i, 0) { power = power.concatenating(replicator.instanceTransform) }
+        return aboutCentre(power)
+    }
+
+    /// Every instance's transform, 0 up to `count - 1`: each power of `instanceTransform` from
+    /// the one before (one product an instance, where `instanceMatrix` for each would be
+    /// quadratic in the count).
+    func instanceMatrices(_ count: Int) -> [Transform3D] {
+        var result: [Transform3D] = []
+        result.reserveCapacity(max(count, 0))
+        var power = Transform3D.identity
+        for i in 0..<max(count, 0) {
+            if i > 0 { power = power.concatenating(replicator.instanceTransform) }
+            result.append(aboutCentre(power))
+        }
+        return result
+    }
+
+    private func aboutCentre(_ power: Transform3D) -> Transform3D {
+        let b = bounds
         return Transform3D(translationX: -b.midX, y: -b.midY, z: 0).concatenating(power)
             .concatenating(Transform3D(translationX: b.midX, y: b.midY, z: 0))
     }
@@ -135,8 +153,10 @@ open class ReplicatorLayer: Layer {
 
     /// Instance 0 is the sublayers themselves; instances 1… are the copies built for the frame.
     override func sublayerInstances() -> [SublayerInstance] {
-        ([sublayersInDrawingOrder] + instances).enumerated().map { i, sublayers in
-            SublayerInstance(sublayers: sublayers, placement: instanceMatrix(i), alpha: instanceAlpha(i), tint: instanceTint(i))
+        let all = [sublayersInDrawingOrder] + instances
+        let placements = instanceMatrices(all.count)
+        return all.enumerated().map { i, sublayers in
+            SublayerInstance(sublayers: sublayers, placement: placements[i], alpha: instanceAlpha(i), tint: instanceTint(i))
         }
     }
 

@@ -39,6 +39,18 @@ struct SceneFileCostTests {
         #expect(try SceneDocument.cost(of: square).drawnLayers == 1 + 100 * (1 + 100))
     }
 
+    @Test("shadows are counted where they are drawn: by property, state or animation, replicator instances included")
+    func shadows() throws {
+        let replicated = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 9, sublayers: [{shadowOpacity: 0.5}]}\n"
+        #expect(Self.error(replicated)?.contains("draws 9 layers with a shadow counting replicator instances") == true)
+        let byState = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 9, sublayers: [{name: s}]}\nstates:\n  lit: {s: {shadowOpacity: 1}}\n"
+        #expect(Self.error(byState)?.contains("draws 9 layers with a shadow") == true)
+        let none = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 9, sublayers: [{shadowOpacity: 0, shadowRadius: 1000}]}\n"
+        #expect(try SceneDocument.cost(of: none).shadowedLayers == 0)
+        let eight = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 8, sublayers: [{shadowOpacity: 0.5}]}\n"
+        #expect(try SceneDocument.cost(of: eight).shadowedLayers == 8)
+    }
+
     @Test("text shown is bounded with the bindings' values put in: at load, from [bindings], and at set-binding (the running text kept)")
     func textBudget() throws {
         let long = String(repeating: "x", count: 4000)

@@ -8,6 +8,7 @@ import Glibc
 @_exported import LaminaRaster
 @_exported import LaminaScenes
 @_exported import LaminaSceneYAML
+@_exported import LaminaSceneGenerator
 
 /// What every harness shares: the input as text or as a file (for readers that take a
 /// path), written once per process into a private temporary directory.

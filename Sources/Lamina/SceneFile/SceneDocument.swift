@@ -30,7 +30,7 @@ public struct SceneDocument {
     /// How many layers the scene builds (template uses and their insides counted).
     public var layerCount: Int { layers.reduce(0) { $0 + $1.count } }
     /// What the scene costs to draw (`SceneFileCompiler.Limits`).
-    var cost: SceneCost { SceneCost(layers) }
+    var cost: SceneCost { SceneCost(layers, states: states, animations: animations) }
 
     /// Refuses binding values that would make the scene show more text than
     /// `SceneFileCompiler.Limits.textBytes` (a long string shown in many text layers).
@@ -129,13 +129,40 @@ struct SceneCost {
     var literalTextBytes = 0
     /// For each binding shown in text, how many times it is shown.
     var textUses: [String: Int] = [:]
+    /// Layers drawn that may cast a shadow (`shadowOpacity` set, by a state or an animation),
+    /// replicator instances counted: each costs a blur of its area every frame it is drawn.
+    var shadowedLayers = 0
+    /// The named layers a state or a named animation gives a shadow.
+    private var shadowedNames: Set<String> = []
 
-    init(_ layers: [LayerSpec]) {
+    init(_ layers: [LayerSpec], states: [String: StateSpec] = [:], animations: [String: NamedAnimation] = [:]) {
+        for state in states.values {
+            for value in state.values where value.keyPath == "shadowOpacity" { shadowedNames.insert(value.layer) }
+        }
+        for named in animations.values where Self.animates(named.animation, "shadowOpacity") { shadowedNames.insert(named.layer) }
         for layer in layers { add(layer, copies: 1) }
+    }
+
+    private static func animates(_ animation: AnimationSpec, _ keyPath: String) -> Bool {
+        switch animation {
+        case .single(let a): return a.keyPath == keyPath
+        case .group(let g): return g.animations.contains { $0.keyPath == keyPath }
+        }
+    }
+
+    private static func castsShadow(_ layer: LayerSpec, named names: Set<String>) -> Bool {
+        if let name = layer.name, names.contains(name) { return true }
+        if layer.animations.contains(where: { animates($0.animation, "shadowOpacity") }) { return true }
+        return layer.properties.contains { property in
+            guard property.keyPath == "shadowOpacity" else { return false }
+            if case .literal(.scalar(let opacity)) = property.value { return opacity > 0 }
+            return true                                       // a binding: it may be set above 0
+        }
     }
 
     private mutating func add(_ layer: LayerSpec, copies: Int) {
         drawnLayers = Self.sum(drawnLayers, copies)
+        if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
         for part in layer.text?.parts ?? [] {
             switch part {
             case .literal(let text): literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, text.utf8.count))

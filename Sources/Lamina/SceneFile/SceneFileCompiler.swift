@@ -28,6 +28,9 @@ struct SceneFileCompiler {
         /// Bytes of text all text layers show together, with the bindings' values put in and
         /// replicator instances counted; `set-binding` is refused past it too.
         static let textBytes = 64 * 1024
+        /// Layers drawn with a shadow, replicator instances counted: a shadow is blurred
+        /// every frame its layer is drawn (a full-screen one costs tens of milliseconds).
+        static let shadowedLayers = 8
         static let states = 256
         static let gestures = 256
         static let animations = 1_024
@@ -132,9 +135,12 @@ struct SceneFileCompiler {
             gestures = try readGestures(node, states: states, animations: animations, animators: animators)
         }
         try top.rejectUnknown(known: Self.topLevelKeys)
-        let cost = SceneCost(layers)
+        let cost = SceneCost(layers, states: states, animations: animations)
         guard cost.drawnLayers <= Limits.drawnLayers else {
             throw SceneFields.error(file, root, "layers", "draws \(cost.drawnLayers == Int.max ? "too many" : "\(cost.drawnLayers)") layers counting replicator instances; a scene draws at most \(Limits.drawnLayers)")
+        }
+        guard cost.shadowedLayers <= Limits.shadowedLayers else {
+            throw SceneFields.error(file, root, "layers", "draws \(cost.shadowedLayers == Int.max ? "too many" : "\(cost.shadowedLayers)") layers with a shadow counting replicator instances (shadowOpacity set by a property, a state or an animation); a scene draws at most \(Limits.shadowedLayers)")
         }
         let text = cost.textBytes { bindings[$0] }
         guard text <= Limits.textBytes else {
