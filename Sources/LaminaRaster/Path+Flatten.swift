@@ -20,8 +20,14 @@ extension Path {
     /// sub-path's start.
     /// A tolerance that is not a positive number (a stroke under an infinite or NaN scale)
     /// is clamped into 10⁻⁹…10⁹ px, NaN to the default (decision 86).
+    /// A whole path is cut into at most about `maximumFlattenedPoints` points: past that
+    /// (huge curves, a path scaled far beyond the screen) every curve gets proportionally
+    /// fewer chords, so the work and memory of one path stay bounded (decision 117).
     func flattenedSubpaths(tolerance requested: Double) -> [(points: [Point], closed: Bool)] {
         let tolerance = requested.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
+        let estimate = flattenedPointCount(tolerance: tolerance)
+        let share = estimate > Path.maximumFlattenedPoints ? Double(Path.maximumFlattenedPoints) / Double(estimate) : 1
+        func chords(_ n: Int) -> Int { share == 1 ? n : max(1, Int(Double(n) * share)) }
         var result: [(points: [Point], closed: Bool)] = []
         var current: [Point] = []
         func finish(closed: Bool) {
@@ -38,7 +44,7 @@ extension Path {
             case .quad(let c, let p):
                 guard let p0 = current.last else { continue }
                 let m = Path.length(p0 - 2 * c + p)
-                let n = Path.segmentCount(0.25 * m / tolerance)
+                let n = chords(Path.segmentCount(0.25 * m / tolerance))
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     current.append(u * u * p0 + 2 * u * t * c + t * t * p)
@@ -46,7 +52,7 @@ extension Path {
             case .cubic(let c1, let c2, let p):
                 guard let p0 = current.last else { continue }
                 let m = max(Path.length(p0 - 2 * c1 + c2), Path.length(c1 - 2 * c2 + p))
-                let n = Path.segmentCount(0.75 * m / tolerance)
+                let n = chords(Path.segmentCount(0.75 * m / tolerance))
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
@@ -60,6 +66,42 @@ extension Path {
         }
         finish(closed: false)
         return result
+    }
+
+    /// The most points one path is flattened into: 100,000.
+    public static let maximumFlattenedPoints = 100_000
+
+    /// How many points `flattened(tolerance:)` makes of this path, counted without making
+    /// them (saturating): the cost a scene file's shape is charged.
+    public func flattenedPointCount(tolerance requested: Double = Path.defaultFlatteningTolerance) -> Int {
+        let tolerance = requested.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
+        var count = 0
+        var current: Point?
+        var start: Point?
+        for e in elements {
+            switch e {
+            case .move(let p):
+                count &+= 1
+                current = p
+                start = p
+            case .line(let p):
+                count &+= 1
+                current = p
+            case .quad(let c, let p):
+                guard let p0 = current else { continue }
+                count &+= Path.segmentCount(0.25 * Path.length(p0 - 2 * c + p) / tolerance)
+                current = p
+            case .cubic(let c1, let c2, let p):
+                guard let p0 = current else { continue }
+                let m = max(Path.length(p0 - 2 * c1 + c2), Path.length(c1 - 2 * c2 + p))
+                count &+= Path.segmentCount(0.75 * m / tolerance)
+                current = p
+            case .close:
+                current = start
+            }
+            if count < 0 { return Int.max }
+        }
+        return count
     }
 
     private static func length(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }

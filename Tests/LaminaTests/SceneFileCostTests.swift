@@ -51,6 +51,20 @@ struct SceneFileCostTests {
         #expect(try SceneDocument.cost(of: eight).shadowedLayers == 8)
     }
 
+    @Test("paths are charged the points they flatten into, replicator instances counted; one path is flattened into at most 100,000 points")
+    func pathPoints() throws {
+        let huge = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 256, sublayers: [{kind: shape, path: 'M 0 0 Q 9e6 9e6 0 9e6 Q -9e6 0 0 0'}]}\n"
+        #expect(Self.error(huge)?.contains("draws paths of 5120256 points counting replicator instances") == true)
+        let circles = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 100, sublayers: [{kind: shape, path: 'M 0 10 C 0 4.5 4.5 0 10 0 C 15.5 0 20 4.5 20 10 C 20 15.5 15.5 20 10 20 C 4.5 20 0 15.5 0 10 Z'}]}\n"
+        #expect(try SceneDocument.cost(of: circles).pathPoints < 20_000)
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        for i in 0..<40 { path.quad(to: Point(x: 0, y: Double(i + 1) * 1e6), control: Point(x: 9e6, y: Double(i) * 1e6)) }
+        #expect(path.flattenedPointCount() > 200_000)
+        let points = path.flattened().reduce(0) { $0 + $1.count }
+        #expect(points <= Path.maximumFlattenedPoints && points > Path.maximumFlattenedPoints / 2)
+    }
+
     @Test("text shown is bounded with the bindings' values put in: at load, from [bindings], and at set-binding (the running text kept)")
     func textBudget() throws {
         let long = String(repeating: "x", count: 4000)

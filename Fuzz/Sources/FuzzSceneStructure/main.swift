@@ -1,4 +1,8 @@
+import FoundationEssentials
 import FuzzSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 import LaminaSceneGenerator
 
 /// Structure-aware scene files (issue 26): the input is a stream of choices that
@@ -15,7 +19,7 @@ enum SceneStructure {
         return folder
     }()
 
-    static let runtime: Runtime = {
+    nonisolated(unsafe) static let runtime: Runtime = {   // libFuzzer calls in one thread
         guard let runtime = try? Runtime.headless(width: Fuzz.canvasSize.width, height: Fuzz.canvasSize.height) else {
             fatalError("no headless runtime")
         }
@@ -27,6 +31,10 @@ enum SceneStructure {
 public func fuzzSceneStructure(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var generator = SceneFileGenerator(.init(Array(UnsafeBufferPointer(start: data, count: size))))
     let tree = generator.scene()
+    // LAMINA_FUZZ_DUMP=1 prints the generated file (as JSON, which YAML reads) to see a finding.
+    if getenv("LAMINA_FUZZ_DUMP") != nil, let json = try? JSONEncoder().encode(tree) {
+        print(String(decoding: json, as: UTF8.self))
+    }
     guard let document = try? SceneFiles.compile(tree, file: SceneStructure.folder + "/scene.yaml") else { return 0 }
     // Accepted: it must build (check-config and run agree) and draw.
     do {

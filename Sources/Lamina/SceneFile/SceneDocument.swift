@@ -129,6 +129,9 @@ struct SceneCost {
     var literalTextBytes = 0
     /// For each binding shown in text, how many times it is shown.
     var textUses: [String: Int] = [:]
+    /// Points shapes' paths are flattened into at their own scale, replicator instances
+    /// counted: what stroking and filling them costs each frame.
+    var pathPoints = 0
     /// Layers drawn that may cast a shadow (`shadowOpacity` set, by a state or an animation),
     /// replicator instances counted: each costs a blur of its area every frame it is drawn.
     var shadowedLayers = 0
@@ -163,6 +166,9 @@ struct SceneCost {
     private mutating func add(_ layer: LayerSpec, copies: Int) {
         drawnLayers = Self.sum(drawnLayers, copies)
         if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
+        for case .path(let path) in layer.setup {
+            pathPoints = Self.sum(pathPoints, Self.product(copies, min(path.flattenedPointCount(), Path.maximumFlattenedPoints)))
+        }
         for part in layer.text?.parts ?? [] {
             switch part {
             case .literal(let text): literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, text.utf8.count))

@@ -31,6 +31,9 @@ struct SceneFileCompiler {
         /// Layers drawn with a shadow, replicator instances counted: a shadow is blurred
         /// every frame its layer is drawn (a full-screen one costs tens of milliseconds).
         static let shadowedLayers = 8
+        /// Points the shapes' paths are flattened into (at their own scale, with the default
+        /// tolerance), replicator instances counted.
+        static let pathPoints = 1_000_000
         static let states = 256
         static let gestures = 256
         static let animations = 1_024
@@ -138,6 +141,9 @@ struct SceneFileCompiler {
         let cost = SceneCost(layers, states: states, animations: animations)
         guard cost.drawnLayers <= Limits.drawnLayers else {
             throw SceneFields.error(file, root, "layers", "draws \(cost.drawnLayers == Int.max ? "too many" : "\(cost.drawnLayers)") layers counting replicator instances; a scene draws at most \(Limits.drawnLayers)")
+        }
+        guard cost.pathPoints <= Limits.pathPoints else {
+            throw SceneFields.error(file, root, "layers", "draws paths of \(cost.pathPoints == Int.max ? "too many" : "\(cost.pathPoints)") points counting replicator instances (curves are cut into chords of 0.01 px); a scene draws at most \(Limits.pathPoints)")
         }
         guard cost.shadowedLayers <= Limits.shadowedLayers else {
             throw SceneFields.error(file, root, "layers", "draws \(cost.shadowedLayers == Int.max ? "too many" : "\(cost.shadowedLayers)") layers with a shadow counting replicator instances (shadowOpacity set by a property, a state or an animation); a scene draws at most \(Limits.shadowedLayers)")

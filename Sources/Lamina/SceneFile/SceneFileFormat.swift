@@ -82,7 +82,7 @@ public enum SceneFileFormat {
         typealias L = SceneFileCompiler.Limits
         return [("layers", L.layers), ("drawn layers", L.drawnLayers), ("layer depth", L.layerDepth),
                 ("template depth", L.templateDepth), ("templates", L.templates), ("parameters", L.parameters),
-                ("template nodes", L.expandedNodes), ("template bytes", L.expandedBytes), ("text bytes", L.textBytes), ("shadowed layers", L.shadowedLayers),
+                ("template nodes", L.expandedNodes), ("template bytes", L.expandedBytes), ("text bytes", L.textBytes), ("shadowed layers", L.shadowedLayers), ("path points", L.pathPoints),
                 ("states", L.states), ("gestures", L.gestures), ("animations", L.animations), ("animators", L.animators),
                 ("keyframes", L.keyframes), ("bindings", L.bindings), ("images", L.images), ("image pixels", L.imagePixels),
                 ("all image pixels", L.totalImagePixels), ("replicator instances", L.replicatorInstances),
