@@ -26,4 +26,23 @@ struct SceneFileDocsTests {
             #expect(text.contains("`\(keyPath)`"), "\(kind) \(keyPath)")
         }
     }
+
+    @Test("the Limits table names every limit of the cost model with its value")
+    func limitsListed() throws {
+        let text = try String(contentsOfFile: Self.page, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Limits").last)
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        for (name, value) in SceneFileFormat.limits {
+            let row = rows.first { row in
+                row.split(separator: "|").first.map { cell in
+                    cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains(name)
+                } ?? false
+            }
+            #expect(row != nil, "no row for \(name)")
+            let grouped = value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+            let written = [grouped, "\(value)", value == 4096 * 4096 ? "4096 × 4096" : "", value == 4 << 20 ? "4 MiB" : "",
+                           value == 256 && name == "names" ? "256 bytes" : ""].filter { !$0.isEmpty }
+            #expect(written.contains { row?.contains($0) == true }, "\(name): \(value) not in \(row ?? "")")
+        }
+    }
 }
