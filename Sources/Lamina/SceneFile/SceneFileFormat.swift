@@ -5,7 +5,20 @@
 public enum SceneFileFormat {
     /// The kind of value a key holds (`docs/scene-files.md`, Values).
     public enum ValueKind: Sendable, Equatable {
-        case number, boolean, colour, point, size, rectangle, transform
+        /// A decimal number (or degrees with `deg`).
+        case number
+        /// `true` or `false`.
+        case boolean
+        /// `"#RRGGBB"` and its kin, or `none`.
+        case colour
+        /// `[x, y]`.
+        case point
+        /// `[width, height]`.
+        case size
+        /// `[x, y, width, height]`.
+        case rectangle
+        /// A list of transform operations, `identity` or `{matrix: [...]}`.
+        case transform
         /// One of the words listed.
         case choice([String])
         /// SVG path data.
