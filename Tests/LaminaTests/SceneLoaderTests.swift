@@ -136,3 +136,41 @@ struct SceneLoaderTests {
         #expect(result.status == 0 && result.stderr.contains("stopped (signal)"), "\(result.stderr.suffix(600))")
     }
 }
+
+/// `lamina check-config` and `lamina run` judge a scene file alike (issue 26: a config the
+/// check passed could put a board into a crash loop), and neither waits on a FIFO.
+@Suite("check-config and run agree")
+struct CheckAndRunAgreeTests {
+    @Test("hostile scene files are refused by both with the same line and status 78; a good one passes both", arguments: [
+        ("image.yaml", "lamina: 1\nlayers:\n  - {contents: pipe.png}\n", "is a FIFO, not a regular file"),
+        ("cube.yaml", "lamina: 1\nlayers:\n  - kind: replicator\n    instanceCount: 256\n    sublayers: [{kind: replicator, instanceCount: 256, sublayers: [{kind: replicator, instanceCount: 256}]}]\n",
+         "a scene draws at most 20000"),
+        ("text.yaml", "lamina: 1\nbindings:\n  s: {string: \"" + String(repeating: "y", count: 4000) + "\"}\nlayers:\n"
+            + String(repeating: "  - {kind: text, string: \"{s}\"}\n", count: 20), "a scene shows at most 65536"),
+        ("fifo.yaml", "", "is not a regular file"),
+        ("good.yaml", "lamina: 1\nlayers:\n  - {bounds: [0, 0, 10, 10]}\n", ""),
+    ])
+    func agree(_ name: String, _ yaml: String, _ reason: String) throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        mkfifo(folder + "/pipe.png", 0o644)
+        if yaml.isEmpty {
+            mkfifo(folder + "/" + name, 0o644)
+        } else {
+            try yaml.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let config = folder + "/lamina.toml"
+        try "[display]\nbackend = \"dummy\"\nclock = \"virtual\"\nconsole = \"none\"\n[run]\nscene = \"\(name)\"\nexit_after = 0.05\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let check = try ChildProcess(CommandLineTests.executable.path, ["check-config", config]).finish()
+        let run = try ChildProcess(CommandLineTests.executable.path, ["run", "--config", config]).finish()
+        if reason.isEmpty {
+            #expect(check.status == 0 && run.status == 0, "\(check.stderr) \(run.stderr.suffix(300))")
+        } else {
+            #expect(check.status == 78 && run.status == 78)
+            let checked = check.stderr.split(separator: "\n").first { $0.contains(reason) }
+            let ran = run.stderr.split(separator: "\n").first { $0.contains(reason) }
+            #expect(checked != nil && checked == ran, "\(check.stderr) | \(run.stderr.suffix(300))")
+        }
+    }
+}
