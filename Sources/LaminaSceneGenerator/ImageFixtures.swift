@@ -10,15 +10,16 @@ public enum ImageFixtures {
     public static func make(in folder: String) throws {
         let small = RGBAImage(width: 4, height: 4, bytes: [UInt8](repeating: 200, count: 64))
         try small.writePNG(to: folder + "/small.png")
-        try OutputFile.write(hugeHeader, toPath: folder + "/huge-header.png")
+        try OutputFile.write(headerOnlyPNG(width: 16384, height: 16384), toPath: folder + "/huge-header.png")
         _ = mkfifo(folder + "/pipe.png", 0o600)
         _ = symlink("/etc/hostname", folder + "/escape.png")
     }
 
-    /// A PNG signature and an IHDR chunk of 16384 x 16384, and nothing else.
-    static var hugeHeader: [UInt8] {
+    /// A PNG signature and an IHDR chunk of `width` x `height` (RGBA, 8 bits), and nothing
+    /// else: enough for a reader to know the size, nothing to decode.
+    public static func headerOnlyPNG(width: UInt32, height: UInt32) -> [UInt8] {
         func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        let body = Array("IHDR".utf8) + be(16384) + be(16384) + [8, 6, 0, 0, 0]
+        let body = Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0]
         var crc: UInt32 = 0xFFFF_FFFF
         for b in body {
             crc ^= UInt32(b)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Lamina
 @testable import LaminaRaster
+import LaminaSceneGenerator
 import LaminaSceneSyntax
 import LaminaTestSupport
 import Testing
@@ -135,21 +136,7 @@ struct SceneFileCostTests {
         #expect(throws: ConfigError.self) { try SceneFields(tree, path: "x", file: "f.yaml") }
     }
 
-    /// PNG bytes holding only a signature and an IHDR chunk of `width` x `height`: enough for
-    /// a reader to know the size, nothing to decode.
-    static func headerOnlyPNG(width: UInt32, height: UInt32) -> [UInt8] {
-        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func crc(_ bytes: [UInt8]) -> UInt32 {
-            var c: UInt32 = 0xFFFF_FFFF
-            for b in bytes {
-                c ^= UInt32(b)
-                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            }
-            return c ^ 0xFFFF_FFFF
-        }
-        let body = Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + body + be(crc(body))
-    }
+    static func headerOnlyPNG(width: UInt32, height: UInt32) -> [UInt8] { ImageFixtures.headerOnlyPNG(width: width, height: height) }
 
     @Test("images: the size is refused from the header before decoding; all images share one pixel budget; a FIFO is refused, not waited on")
     func images() throws {
