@@ -109,9 +109,12 @@ extension Runtime {
             // The scene is read and compiled off the loop: the reply comes when it is shown.
             onSwitchScene(name) { [weak self] error in
                 guard let self else { return }
-                if let error { return self.control?.reply(self.failure(error), to: address) ?? () }
-                self.publish("scene", ["scene": .string(name)])
-                self.control?.reply(self.success(["scene": .string(name)]), to: address)
+                if let error {
+                    self.control?.reply(self.failure(error), to: address)
+                } else {
+                    self.publish("scene", ["scene": .string(name)])
+                    self.control?.reply(self.success(["scene": .string(name)]), to: address)
+                }
             }
             return nil
         case "reload":
