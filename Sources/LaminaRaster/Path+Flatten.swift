@@ -68,8 +68,10 @@ extension Path {
         return result
     }
 
-    /// The most points one path is flattened into: 100,000.
-    public static let maximumFlattenedPoints = 100_000
+    /// The most points one path is flattened into: 16,384 — a circle of 1,000 px radius
+    /// needs about 1,100 at the default tolerance, so only geometry far off any screen (or
+    /// scaled and projected there) is cut coarser.
+    public static let maximumFlattenedPoints = 16_384
 
     /// How many points `flattened(tolerance:)` makes of this path, counted without making
     /// them (saturating): the cost a scene file's shape is charged.
