@@ -6,8 +6,7 @@ extension PixelBuffer {
     /// premultiplied; the sum of each channel is kept up to rounding, edges are transparent.
     public func boxBlur(radius: Int, passes: Int = 3) {
         guard radius > 0, width > 0, height > 0 else { return }
-        let longest = Swift.max(width, height)
-        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: longest)
+        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
         defer { line.deallocate() }
         let base = pixels.baseAddress!
         // The vertical pass walks rows, not columns (a column's pixels are a row apart: a
@@ -18,7 +17,7 @@ extension PixelBuffer {
         defer { sums.deallocate() }
         for _ in 0..<passes {
             for y in 0..<height {
-                Self.blurLine(base + y * stride, step: 1, count: width, radius: radius, line: line)
+                Self.blurRow(base + y * stride, count: width, radius: radius, line: line)
             }
             for y in 0..<height { (source + y * width).update(from: base + y * stride, count: width) }
             blurColumns(source: source, sums: sums, radius: radius)
@@ -26,7 +25,7 @@ extension PixelBuffer {
     }
 
     /// One vertical box pass over every column at once, from `source` (a compact copy of the
-    /// pixels) into the buffer: the same running sums and rounding as `blurLine` down each
+    /// pixels) into the buffer: the same running sums and rounding as `blurRow` down each
     /// column, so the result is the same bit for bit.
     private func blurColumns(source: UnsafeMutablePointer<UInt32>, sums: UnsafeMutablePointer<Int>, radius: Int) {
         let window = 2 * radius + 1, half = window / 2
@@ -57,12 +56,13 @@ extension PixelBuffer {
         }
     }
 
-    /// One box pass over `count` pixels `step` apart from `start`, through `line` (a copy of
-    /// them): a running sum per channel over the window [i − r, i + r], pixels outside the
-    /// line zero, each output rounded to the nearest. O(1) a pixel whatever the radius.
-    private static func blurLine(_ start: UnsafeMutablePointer<UInt32>, step: Int, count: Int, radius: Int,
-                                 line: UnsafeMutablePointer<UInt32>) {
-        for i in 0..<count { line[i] = start[i * step] }
+    /// One horizontal box pass over the `count` pixels of the row at `start`, through `line`
+    /// (a copy of them): a running sum per channel over the window [i − r, i + r], pixels
+    /// outside the row zero, each output rounded to the nearest. O(1) a pixel whatever the
+    /// radius.
+    private static func blurRow(_ start: UnsafeMutablePointer<UInt32>, count: Int, radius: Int,
+                                line: UnsafeMutablePointer<UInt32>) {
+        line.update(from: start, count: count)
         let window = 2 * radius + 1, half = window / 2
         let divide = ExactDivision(by: window)
         var s0 = 0, s1 = 0, s2 = 0, s3 = 0
@@ -79,7 +79,7 @@ extension PixelBuffer {
             if leaving >= 0 { add(line[leaving], -1) }
             let out = UInt32(divide(s0 + half)) | UInt32(divide(s1 + half)) << 8
                 | UInt32(divide(s2 + half)) << 16 | UInt32(divide(s3 + half)) << 24
-            start[i * step] = out
+            start[i] = out
         }
     }
 }

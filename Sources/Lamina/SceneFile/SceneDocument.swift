@@ -29,8 +29,10 @@ public struct SceneDocument {
     public var stateNames: [String] { states.keys.sorted() }
     /// How many layers the scene builds (template uses and their insides counted).
     public var layerCount: Int { layers.reduce(0) { $0 + $1.count } }
-    /// What the scene costs to draw (`SceneFileCompiler.Limits`).
-    var cost: SceneCost { SceneCost(layers, states: states, animations: animations) }
+    /// What the scene costs to draw (`SceneFileCompiler.Limits`), worked out once when it
+    /// was compiled: `set-binding` checks the text budget against it without walking the
+    /// layers again.
+    let cost: SceneCost
 
     /// Refuses binding values that would make the scene show more text than
     /// `SceneFileCompiler.Limits.textBytes` (a long string shown in many text layers).

@@ -154,7 +154,7 @@ struct SceneFileCompiler {
         }
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
                              initialState: initialState, transitions: transitions, animations: animations,
-                             animators: animators, gestures: gestures)
+                             animators: animators, gestures: gestures, cost: cost)
     }
 
     // MARK: Bindings and templates
