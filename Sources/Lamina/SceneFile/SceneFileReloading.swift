@@ -16,6 +16,25 @@ extension Daemon {
         return try SceneFiles.load(path: file, overrides: config.bindings)
     }
 
+    /// What the scene loader runs to show `config`'s scene: the file read and compiled off the
+    /// loop, then installed on it keeping `kept` binding values; `installed` runs after a
+    /// successful install. The result is why it was not shown (nil: it is).
+    static func sceneLoad(_ config: LaminaConfig, catalog: SceneRegistry, keeping kept: [String: BindingValue] = [:],
+                          in runtime: Runtime, installed: @escaping () -> Void = {}) -> SceneLoader.Load {
+        {
+            let loaded = Result { () throws(ConfigError) in try loadSceneFile(config) }
+            return {
+                do {
+                    try installLoaded(loaded.get(), config: config, catalog: catalog, keeping: kept, in: runtime)
+                } catch {
+                    return "\(error)"
+                }
+                installed()
+                return nil
+            }
+        }
+    }
+
     /// The loop's half of `installScene`: `document` (the file `config` names, compiled) or
     /// `config`'s built-in scene.
     static func installLoaded(_ document: SceneDocument?, config: LaminaConfig, catalog: SceneRegistry,
@@ -63,7 +82,7 @@ extension Daemon {
     public static func reloadSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger,
                                        done: @escaping (String?) -> Void = { _ in }) {
         guard let file = config.sceneFile else { return done(nil) }
-        let accepted = runtime.sceneLoader.request("scene-file \(file)", prepare: {
+        runtime.sceneLoader.request("scene-file \(file)", prepare: {
             {
                 let loaded = Result { () throws(ConfigError) in try SceneFiles.load(path: file, overrides: config.bindings) }
                 return { [unowned runtime] in
@@ -88,6 +107,5 @@ extension Daemon {
                 }
             }
         }, done: done)
-        if !accepted { done(SceneLoader.busy) }
     }
 }

@@ -56,13 +56,17 @@ public final class SceneLoader {
 
     /// Asks for a load under `key`: `prepare` runs on the loop when its turn comes and says
     /// what to load; `done` gets the result on the loop (nil: installed). A request whose key
-    /// already waits joins it. False, with nothing started, when too many requests wait.
+    /// already waits joins it. When too many requests wait, nothing is started, `done` gets
+    /// `busy` at once and the result is false.
     @discardableResult
     public func request(_ key: String, prepare: @escaping () -> Load, done: @escaping (String?) -> Void) -> Bool {
         if let i = waiting.firstIndex(where: { $0.key == key }) {
             waiting[i].done.append(done)
         } else {
-            guard waiting.count < Self.maximumWaiting else { return false }
+            guard waiting.count < Self.maximumWaiting else {
+                done(Self.busy)
+                return false
+            }
             waiting.append(Request(key: key, prepare: prepare, done: [done]))
         }
         startNext()
