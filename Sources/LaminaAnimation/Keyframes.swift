@@ -133,8 +133,14 @@ public struct Keyframes: Sendable {
         guard let m0 = slope(i), let m1 = slope(i + 1) else { return values[i].interpolated(to: values[i + 1], by: u) }
         let u2 = u * u, u3 = u2 * u
         let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
-        let mixed = (0..<a.count).map { c in
-            h00 * a[c] + h10 * span * m0[c] + h01 * b[c] + h11 * span * m1[c]
+        // Written term by term: Swift 6.2's type checker gives up on the one-line sum.
+        var mixed = [Double](repeating: 0, count: a.count)
+        for c in 0..<a.count {
+            var sum: Double = h00 * a[c]
+            sum += h10 * span * m0[c]
+            sum += h01 * b[c]
+            sum += h11 * span * m1[c]
+            mixed[c] = sum
         }
         return values[i].withComponents(mixed) ?? values[i].interpolated(to: values[i + 1], by: u)
     }

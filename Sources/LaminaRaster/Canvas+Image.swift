@@ -193,10 +193,11 @@ struct ImageSink: SpanSink {
     /// `a · (256 − w)/256 + b · w/256` per channel, two channels per 32-bit lane pair.
     @inline(__always)
     static func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
-        let iw = 256 - w
-        let rb = (((a & 0x00FF_00FF) &* iw &+ (b & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
-        let ag = ((((a >> 8) & 0x00FF_00FF) &* iw &+ ((b >> 8) & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
-        return rb | ag << 8
+        let iw: UInt32 = 256 - w, pairs: UInt32 = 0x00FF_00FF
+        // Term by term: Swift 6.2's type checker gives up on the nested one-line form.
+        let rb: UInt32 = ((a & pairs) &* iw &+ (b & pairs) &* w) >> 8
+        let ag: UInt32 = (((a >> 8) & pairs) &* iw &+ ((b >> 8) & pairs) &* w) >> 8
+        return (rb & pairs) | (ag & pairs) << 8
     }
 
     @inline(__always)

@@ -93,18 +93,18 @@ struct Stroker {
         contour.reserveCapacity(3 * n + 8)
         // Left side forwards: start offset, joins at interior vertices, end offset.
         let d0 = directions[0], dn = directions[n - 2]
-        contour.append(points[0] + normal(d0) * h)
+        contour.append(points[0] + perpendicular(d0) * h)
         for i in 1..<(n - 1) {
             side(points[i], directions[i - 1], directions[i], lengths[i - 1], lengths[i], sign: 1, into: &contour)
         }
-        contour.append(points[n - 1] + normal(dn) * h)
+        contour.append(points[n - 1] + perpendicular(dn) * h)
         cap(at: points[n - 1], direction: dn, into: &contour)
         // Right side backwards: the segments reversed.
-        contour.append(points[n - 1] - normal(dn) * h)
+        contour.append(points[n - 1] - perpendicular(dn) * h)
         for i in stride(from: n - 2, through: 1, by: -1) {
             side(points[i], -directions[i], -directions[i - 1], lengths[i], lengths[i - 1], sign: 1, into: &contour)
         }
-        contour.append(points[0] - normal(d0) * h)
+        contour.append(points[0] - perpendicular(d0) * h)
         cap(at: points[0], direction: -d0, into: &contour)
         out.append(contour)
     }
@@ -118,7 +118,8 @@ struct Stroker {
     private func side(_ p: Point, _ d1: Point, _ d2: Point, _ length1: Double, _ length2: Double, sign: Double,
                       into contour: inout [Point]) {
         let h = halfWidth
-        let n1 = normal(d1) * (sign * h), n2 = normal(d2) * (sign * h)
+        let offset: Double = sign * h
+        let n1: Point = perpendicular(d1) * offset, n2: Point = perpendicular(d2) * offset
         let cross = d1.x * d2.y - d1.y * d2.x
         let turnsAway = sign * cross < 0          // this side is the outer side of the turn
         let dot = d1.x * d2.x + d1.y * d2.y
@@ -176,7 +177,7 @@ struct Stroker {
     /// points (already added: the left one before, the right one after).
     private func cap(at p: Point, direction d: Point, into contour: inout [Point]) {
         let h = halfWidth
-        let n = normal(d) * h
+        let n = perpendicular(d) * h
         switch style.cap {
         case .butt:
             break
@@ -208,5 +209,5 @@ struct Stroker {
     }
 
     /// The left normal (+x → +y turned a quarter).
-    private func normal(_ d: Point) -> Point { Point(x: -d.y, y: d.x) }
+    private func perpendicular(_ d: Point) -> Point { Point(x: -d.y, y: d.x) }
 }
