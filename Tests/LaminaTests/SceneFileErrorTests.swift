@@ -115,6 +115,14 @@ struct SceneFileErrorTests {
         #expect(SceneFileFixture.error(huge)?.contains("1e300 is beyond ±10⁷") == true)
     }
 
+    @Test("the helper is looked for beside the program, then in the package's libexec folder")
+    func helperPlaces() {
+        #expect(SceneFiles.helperCandidates(programFolder: "/usr/bin")
+                == ["/usr/bin/lamina-scene", "/usr/libexec/lamina/lamina-scene"])
+        #expect(SceneFiles.helperCandidates(programFolder: "/opt/kiosk/bin")
+                == ["/opt/kiosk/bin/lamina-scene", "/opt/kiosk/libexec/lamina/lamina-scene"])
+    }
+
     @Test("the helper process reads a file for the daemon; its syntax errors keep their line and column")
     func throughTheHelper() throws {
         let folder = try SceneFileFixture.folder()

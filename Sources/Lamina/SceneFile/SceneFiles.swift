@@ -6,7 +6,9 @@ import LaminaSystem
 /// full Foundation, which the daemon does not; decision 107), its tree is compiled here.
 public enum SceneFiles {
     /// The helper's name; it is looked for in `LAMINA_SCENE_HELPER`, then next to the running
-    /// program (where `scripts/install-service` and `swift build` put it).
+    /// program (where `scripts/install-service` and `swift build` put it), then in
+    /// `../libexec/lamina` beside the program's folder (where the Debian package puts it:
+    /// `/usr/bin/lamina` runs `/usr/libexec/lamina/lamina-scene`).
     public static let helperName = "lamina-scene"
     /// The helper gets this long to read a file before it is killed.
     static let helperTimeout = 10.0
@@ -22,8 +24,14 @@ public enum SceneFiles {
     public static var helperPath: String? {
         if let path = ProcessInfo.processInfo.environment["LAMINA_SCENE_HELPER"], !path.isEmpty { return path }
         guard let folder = HelperProcess.executableFolder else { return nil }
-        let path = Paths.joined(folder, helperName)
-        return Paths.isExecutable(path) ? path : nil
+        return helperCandidates(programFolder: folder).first(where: Paths.isExecutable)
+    }
+
+    /// Where the helper may be installed for a program in `programFolder`, in the order they
+    /// are tried: beside it, then the package's `libexec` folder.
+    public static func helperCandidates(programFolder: String) -> [String] {
+        [Paths.joined(programFolder, helperName),
+         Paths.joined(Paths.directory(of: programFolder), "libexec/lamina/\(helperName)")]
     }
 
     /// Reads and compiles `path`, then sets the bindings `overrides` names (the config's
