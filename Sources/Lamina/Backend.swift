@@ -1,4 +1,6 @@
+import FoundationEssentials
 import LaminaDisplay
+import LaminaSystem
 import Logging
 
 /// A KMS device plus the clock its vblanks run on.
@@ -25,8 +27,12 @@ public struct BackendError: Error, CustomStringConvertible {
 /// Opens the display backend a configuration chooses (`auto` tries DRM, fbdev, then the dummy).
 public enum Backends {
     /// Opens the chosen backend. `auto` tries DRM cards first, then the framebuffer device,
-    /// and when neither can be used falls back to the dummy display and says why.
-    public static func open(_ choice: BackendChoice, config: LaminaConfig, logger: Logger) throws(BackendError) -> OpenedBackend {
+    /// and when neither can be used falls back to the dummy display and says why. `auto` and
+    /// `drm` first wait up to `deviceWait` seconds for a card that is missing or cannot be
+    /// opened yet (a service started before udev has finished at boot); `auto` does not wait
+    /// on a board with a framebuffer device and no card node at all.
+    public static func open(_ choice: BackendChoice, config: LaminaConfig, deviceWait: Double = 0,
+                            logger: Logger) throws(BackendError) -> OpenedBackend {
         switch choice {
         case .dummy:
             return dummy(config: config, logger: logger)
@@ -35,9 +41,23 @@ public enum Backends {
         case .drm, .auto:
             break
         }
-        switch DRMDevice.openFirstUsable() {
+        let clock = SystemClock()
+        let started = clock.now
+        var announced = false
+        let (result, attempts) = DRMDevice.openFirstUsable(waitingUpTo: deviceWait, clock: clock) { error in
+            if choice == .auto, DRMDevice.cardPaths().isEmpty, FileManager.default.fileExists(atPath: config.fbdevPath) {
+                return false
+            }
+            if !announced {
+                logger.notice("no usable DRM device yet (\(error.detail)); waiting up to \(String(cFormat: "%g", deviceWait)) s for udev")
+                announced = true
+            }
+            return true
+        }
+        switch result {
         case .success(let device):
             device.prefersLegacyFlips = config.legacyPageFlips
+            if attempts > 1 { logger.notice("\(device.path) usable after \(String(cFormat: "%.1f", clock.now - started)) s") }
             logger.info("backend: drm on \(device.name)")
             return OpenedBackend(device: device, clock: SystemClock(), isDummy: false)
         case .failure(let error) where choice == .drm:

@@ -56,6 +56,19 @@ public struct LaminaConfig {
     /// Seconds without a touch before the panel is blanked (DPMS off) until touched; nil
     /// (`0` in the file) never blanks.
     public var blankAfter: Double?
+    /// Seconds `auto` and `drm` wait at start for a DRM card that is missing or cannot be
+    /// opened yet (udev still loading the driver or setting the node's group at boot); nil
+    /// (`auto` in the file) is `serviceDeviceWait` under systemd and none elsewhere.
+    public var deviceWait: Double?
+    /// How long `device_wait = "auto"` waits when systemd started the daemon.
+    public static let serviceDeviceWait = 10.0
+    /// The seconds to wait for a DRM card: `deviceWait`, or for `auto` `serviceDeviceWait`
+    /// when `environment` is a systemd service's (`INVOCATION_ID` set) and 0 elsewhere, where
+    /// a missing card means a machine without a display.
+    public func deviceWaitSeconds(environment: [String: String]) -> Double {
+        if let deviceWait { return deviceWait }
+        return environment["INVOCATION_ID"].map { !$0.isEmpty } == true ? Self.serviceDeviceWait : 0
+    }
     /// Whether frames start as late before the vblank as drawing allows: nil (`auto`) on a
     /// real-time clock and off on a virtual one.
     public var repaintWindow: Bool?
@@ -215,6 +228,7 @@ public struct LaminaConfig {
                 config.legacyPageFlips = try table.choice("page_flips", default: "auto", allowed: ["auto", "legacy"]) == "legacy"
                 let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
                 config.blankAfter = blankAfter > 0 ? blankAfter : nil
+                config.deviceWait = try table.numberOrAuto("device_wait", in: 0...300)
                 let window = try table.choice("repaint_window", default: "auto", allowed: ["auto", "on", "off"])
                 config.repaintWindow = window == "auto" ? nil : window == "on"
                 try table.rejectUnknownKeys()

@@ -201,7 +201,9 @@ public enum Daemon {
         let script = try config.touchScript.map { path throws(ConfigError) in try loadTouchScript(path: path) }
         let recorder = try options.framesOut.map { dir throws(ConfigError) in try FrameRecorder(directory: dir, writesFrames: options.writesEveryFrame) }
 
-        let backend = try Backends.open(config.backend, config: config, logger: logger)
+        let backend = try Backends.open(config.backend, config: config,
+                                        deviceWait: config.deviceWaitSeconds(environment: ProcessInfo.processInfo.environment),
+                                        logger: logger)
         let display: Display
         do {
             // No connector is not fatal: run dark on a virtual output and light up on hotplug.

@@ -65,6 +65,17 @@ public final class SettingsTable {
         return v
     }
 
+    /// A number within `range`, or nil when absent or written `"auto"` (the value is then
+    /// worked out when it is used).
+    public func numberOrAuto(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+        guard let value = entry(key) else { return nil }
+        if case .string(let s) = value {
+            guard s == "auto" else { throw error(key, "'\(Escaped(s))' is not \"auto\" or a number") }
+            return nil
+        }
+        return try number(key, default: 0, in: range)
+    }
+
     /// A whole number within `range` (a float with a fraction is refused).
     public func integer(_ key: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard let value = entry(key) else { return defaultValue }

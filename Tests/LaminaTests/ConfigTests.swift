@@ -58,6 +58,22 @@ struct ConfigTests {
         #expect(field.size.width == 400 && field.size.height == 100)
     }
 
+    @Test("device_wait: seconds as written; auto waits only when systemd started the daemon (INVOCATION_ID)")
+    func deviceWait() throws {
+        let path = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let service = ["INVOCATION_ID": "5f0c2d6e9b8a4c1d8e7f6a5b4c3d2e1f"]
+        for (text, interactive, underSystemd) in [("", 0.0, LaminaConfig.serviceDeviceWait),
+                                                  ("[display]\ndevice_wait = \"auto\"", 0, LaminaConfig.serviceDeviceWait),
+                                                  ("[display]\ndevice_wait = 2.5", 2.5, 2.5), ("[display]\ndevice_wait = 0", 0, 0)] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let config = try LaminaConfig.load(path: path, sceneNames: scenes)
+            #expect(config.deviceWaitSeconds(environment: [:]) == interactive, "\(text)")
+            #expect(config.deviceWaitSeconds(environment: ["INVOCATION_ID": ""]) == interactive, "\(text)")
+            #expect(config.deviceWaitSeconds(environment: service) == underSystemd, "\(text)")
+        }
+    }
+
     @Test("an unknown field names file, line and field")
     func unknownField() throws {
         let config = try LaminaConfig.load(path: fixture("bad-field.toml"), sceneNames: scenes)
@@ -76,6 +92,9 @@ struct ConfigTests {
         ("[display]\ndummy_mode = \"big\"", "display.dummy_mode", "WIDTHxHEIGHT@HZ"),
         ("[display]\nblank_after = -5", "display.blank_after", "out of range"),
         ("[display]\nrepaint_window = \"maybe\"", "display.repaint_window", "not one of"),
+        ("[display]\ndevice_wait = \"later\"", "display.device_wait", "'later' is not \"auto\" or a number"),
+        ("[display]\ndevice_wait = 1e9", "display.device_wait", "out of range"),
+        ("[display]\ndevice_wait = true", "display.device_wait", "expected a number"),
         ("[input]\nkeyboard_layout = \"lamina-nowhere\"", "input.keyboard_layout", "no keymap for layout 'lamina-nowhere'"),
         ("[input]\ncalibration = \"1 0 0\"", "input.calibration", "six finite numbers"),
         ("[input]\ncalibration = \"nan 0 0 0 1 0\"", "input.calibration", "six finite numbers"),
