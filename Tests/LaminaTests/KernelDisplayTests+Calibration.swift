@@ -28,15 +28,15 @@ extension KernelDisplayTests {
             let input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: 1024, height: 768),
                                            calibration: CalibrationMatrix.identity.values, log: { [log] in log.logger().info("\($0)") })
             runtime.addTouchSource(input)
-            runtime.run(exitAfter: 0.5, untilSettled: false)
-            #expect(input.devices.values.contains(screen.name), "\(log.lines)")
+            #expect(runtime.run(until: { input.devices.values.contains(screen.name) }), "\(log.lines)")
             for target in session.targets {
+                let touches = runtime.stats.touches
                 screen.down(at: target.panel)
                 runtime.run(exitAfter: 0.06, untilSettled: false)
                 screen.up()
-                runtime.run(exitAfter: 0.1, untilSettled: false)
+                runtime.runUntilLifted(touchesBefore: touches)
             }
-            #expect(runtime.run(exitAfter: 5, untilSettled: false) == .finished, "\(log.lines)")
+            #expect(runtime.run(exitAfter: KernelPacing.patience, untilSettled: false) == .finished, "\(log.lines)")
         }
         guard case .done(let result)? = session.outcome else {
             Issue.record("no calibration: \(String(describing: session.outcome))")
@@ -60,13 +60,14 @@ extension KernelDisplayTests {
             runtime.dispatcher.addTouchHandler(to: runtime.rootLayer) { touch in
                 if touch.phase == .began { landed.append(touch.location) }
             }
-            runtime.run(exitAfter: 0.5, untilSettled: false)
+            #expect(runtime.run(until: { input.devices.values.contains(screen.name) }), "\(log.lines)")
             let taps = [Point(x: 12, y: 9), Point(x: 1010, y: 20), Point(x: 512, y: 384), Point(x: 300, y: 700), Point(x: 1000, y: 760)]
             for p in taps {
+                let touches = runtime.stats.touches
                 screen.down(at: p)
                 runtime.run(exitAfter: 0.05, untilSettled: false)
                 screen.up()
-                runtime.run(exitAfter: 0.1, untilSettled: false)
+                runtime.runUntilLifted(touchesBefore: touches)
             }
             #expect(landed.count == taps.count, "\(log.lines)")
             let errors = zip(taps, landed).map { panel, logical in

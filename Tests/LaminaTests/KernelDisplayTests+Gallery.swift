@@ -17,6 +17,7 @@ extension KernelDisplayTests {
         let display: Display
         let runtime: Runtime
         let scene: S
+        let input: LibinputSource
         let log = CapturedLog()
 
         init(_ type: S.Type, settings: S.Settings) throws {
@@ -24,7 +25,7 @@ extension KernelDisplayTests {
             runtime = Runtime(display: display, clock: SystemClock(), background: Color(red8: 0x0F, green8: 0x11, blue8: 0x15),
                               logger: log.logger())
             scene = try runtime.install(type, settings: settings)
-            let input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: Double(display.width), height: Double(display.height)),
+            input = try LibinputSource(backend: .seat("seat0"), panelSize: Size(width: Double(display.width), height: Double(display.height)),
                                            log: { [log] in log.logger().info("\($0)") })
             runtime.addTouchSource(input)
         }
@@ -33,22 +34,31 @@ extension KernelDisplayTests {
         func run(_ seconds: Double) { runtime.run(exitAfter: seconds, untilSettled: false) }
         func frame() throws -> PixelBuffer { try #require(try display.captureComposedFrame()) }
 
+        /// Runs until libinput has added the device and a frame has been flipped.
+        func start(_ screen: UInputTouchscreen) {
+            #expect(runtime.run(until: { self.input.devices.values.contains(screen.name) && self.runtime.flipCount >= 2 }), "\(log.lines)")
+        }
+
+        /// A tap, then two flips drawn after it.
         func tap(_ screen: UInputTouchscreen, at p: Point) {
+            let touches = runtime.stats.touches
             screen.down(at: p)
             run(0.06)
             screen.up()
-            run(0.1)
+            runtime.runUntilLifted(touchesBefore: touches)
+            runtime.runFlips(2)
         }
 
         func drag(_ screen: UInputTouchscreen, from start: Point, by delta: Point, lift: Bool = true) {
+            let touches = runtime.stats.touches
             screen.down(at: start)
             run(0.008)
             for i in 1...12 {
                 screen.move(to: start + delta * (Double(i) / 12))
                 run(0.008)
             }
-            if lift { screen.up() }
-            run(0.1)
+            if lift { screen.up(); runtime.runUntilLifted(touchesBefore: touches) }
+            runtime.runFlips(2)
         }
     }
 
@@ -65,8 +75,8 @@ extension KernelDisplayTests {
         do {   // elastic-field: a tap bulges the field
             let rig = try GalleryRig(ElasticField.self, settings: ElasticField.Settings())
             defer { rig.display.close() }
-            rig.run(0.5)
-            #expect(rig.runtime.run(exitAfter: 10, untilSettled: true) == .settled)
+            rig.start(screen)
+            #expect(rig.runtime.run(exitAfter: KernelPacing.patience, untilSettled: true) == .settled)
             let rest = try rig.frame()
             rig.tap(screen, at: Point(x: rig.size.width / 2, y: rig.size.height / 2))
             #expect(rig.scene.taps == 1, "\(rig.log.lines)")
@@ -75,21 +85,22 @@ extension KernelDisplayTests {
         do {   // property-animator: a held drag moves the circle and grows it
             let rig = try GalleryRig(PropertyAnimatorScene.self, settings: NoSettings())
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let rest = try rig.frame()
             let center = rig.scene.circle.position
             rig.drag(screen, from: center, by: Point(x: 150, y: 60), lift: false)
-            rig.run(0.5)
+            rig.runtime.run(until: { rig.scene.isGrowing && rig.scene.circle.position.distance(to: center) > 100 })
+            rig.runtime.runFlips(2)
             #expect(rig.scene.isGrowing && rig.scene.circle.position.distance(to: center) > 100)
             #expect(Self.pixel(at: rig.scene.circle, in: try rig.frame()) != Self.pixel(at: rig.scene.circle, in: rest))
             screen.up()
-            rig.run(0.1)
+            rig.runtime.run(until: { !rig.scene.isGrowing })
             #expect(!rig.scene.isGrowing)
         }
         do {   // spinner: a drag tilts both stacks (they turn anyway: the tilt is what the drag did)
             let rig = try GalleryRig(Spinner.self, settings: NoSettings())
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let before = try rig.frame()
             rig.drag(screen, from: Point(x: 300, y: 500), by: Point(x: 0, y: -150))
             #expect(abs(rig.scene.tilt - (Spinner.initialTilt - 150 * Spinner.tiltPerPoint)) < 0.1, "tilt \(rig.scene.tilt)")
@@ -98,7 +109,7 @@ extension KernelDisplayTests {
         do {   // ripple: a tap on a button ripples it (nothing else moves there)
             let rig = try GalleryRig(Ripple.self, settings: NoSettings())
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let rest = try rig.frame()
             let button = rig.scene.buttons[0].layer
             rig.tap(screen, at: button.position)
@@ -108,7 +119,7 @@ extension KernelDisplayTests {
         do {   // playground: a tap on the no-action tile recolours it at once
             let rig = try GalleryRig(Playground.self, settings: NoSettings())
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let tile = rig.scene.noActionTile
             let before = Self.pixel(at: tile, in: try rig.frame())
             rig.tap(screen, at: tile.position)
@@ -126,24 +137,27 @@ extension KernelDisplayTests {
             let document = try SceneFiles.load(path: scenes + "property-animator.yaml")
             let rig = try GalleryRig(FileScene.self, settings: FileScene.Settings(document: document))
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let rest = try rig.frame()
             let circle = try #require(rig.scene.layer(named: "circle"))
             let center = circle.position
             rig.drag(screen, from: center, by: Point(x: -150, y: 60), lift: false)
-            rig.run(0.5)
+            rig.runtime.run(until: { circle.position.distance(to: center) > 100 })
+            rig.runtime.runFlips(2)
             #expect(circle.position.distance(to: center) > 100, "\(rig.log.lines)")
             #expect(Self.pixel(at: circle, in: try rig.frame()) != Self.pixel(at: circle, in: rest))
+            let touches = rig.runtime.stats.touches - 1
             screen.up()
-            rig.run(0.1)
+            rig.runtime.runUntilLifted(touchesBefore: touches)
         }
         do {   // spinner.yaml: a drag up stands the stacks up to face the viewer
             let document = try SceneFiles.load(path: scenes + "spinner.yaml")
             let rig = try GalleryRig(FileScene.self, settings: FileScene.Settings(document: document))
             defer { rig.display.close() }
-            rig.run(0.5)
+            rig.start(screen)
             let before = try rig.frame()
             rig.drag(screen, from: Point(x: 300, y: 500), by: Point(x: 0, y: -180))
+            rig.runtime.run(until: { rig.scene.currentState == "facing" })
             rig.run(1.0)
             #expect(rig.scene.currentState == "facing", "\(rig.log.lines)")
             #expect(Pixels.differing(try rig.frame(), before) > 1000)

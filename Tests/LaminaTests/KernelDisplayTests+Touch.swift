@@ -49,14 +49,20 @@ extension KernelDisplayTests {
 
         /// A drag on the panel in 10-pixel steps, one report every 8 ms.
         func drag(_ screen: UInputTouchscreen, from start: Point, by delta: Point, steps: Int = 10, lift: Bool = true) {
+            let touches = runtime.stats.touches
             screen.down(at: start)
             run(0.008)
             for i in 1...steps {
                 screen.move(to: start + delta * (Double(i) / Double(steps)))
                 run(0.008)
             }
-            if lift { screen.up() }
-            run(0.05)
+            if lift { screen.up(); runtime.runUntilLifted(touchesBefore: touches) } else { run(0.05) }
+        }
+
+        /// Runs until libinput has added the device named `name` (udev tags it first).
+        @discardableResult
+        func waitForDevice(_ name: String) -> Bool {
+            runtime.run(until: { self.input.devices.values.contains(name) })
         }
     }
 
@@ -65,17 +71,18 @@ extension KernelDisplayTests {
         var screen = try UInputTouchscreen(width: 1024, height: 768)
         let rig = try TouchRig()
         defer { rig.display.close() }
-        rig.run(0.5)                                                       // udev tags the device; libinput adds it
-        #expect(rig.input.devices.values.contains(screen.name), "\(rig.log.lines)")
-        #expect(rig.runtime.run(exitAfter: 10, untilSettled: true) == .settled)
+        #expect(rig.waitForDevice(screen.name), "\(rig.log.lines)")      // udev tags the device; libinput adds it
+        #expect(rig.runtime.run(exitAfter: KernelPacing.patience, untilSettled: true) == .settled)
         let rest = try #require(try rig.display.captureComposedFrame())
 
         // A tap in the middle of the field: recognized once, and the picture moves.
+        let touches = rig.runtime.stats.touches
         screen.down(at: Point(x: 512, y: 384))
         rig.run(0.06)
         screen.up()
-        rig.run(0.1)
+        rig.runtime.runUntilLifted(touchesBefore: touches)
         #expect(rig.scene.taps == 1, "\(rig.log.lines)")
+        rig.runtime.runFlips(2)
         let wobbling = try #require(try rig.display.captureComposedFrame())
         #expect(Pixels.differing(wobbling, rest) > 1000)
         #expect(rig.runtime.run(exitAfter: 10, untilSettled: true) == .settled)
@@ -103,19 +110,19 @@ extension KernelDisplayTests {
         rig.panStates.removeAll()
         rig.drag(screen, from: Point(x: 200, y: 500), by: Point(x: 0, y: -80), lift: false)
         screen.destroy()
-        rig.run(0.5)
+        rig.runtime.run(until: { rig.panStates.last == .cancelled })
         #expect(rig.panStates.last == .cancelled, "\(rig.panStates) \(rig.log.lines)")
         #expect(rig.log.count(containing: "input device removed") == 1)
         #expect(!rig.runtime.dispatcher.hasActiveTouches)
 
         // A new panel plugged in works without a restart.
         screen = try UInputTouchscreen(name: "Lamina test touchscreen 2", width: 1024, height: 768)
-        rig.run(0.5)
-        #expect(rig.input.devices.values.contains(screen.name))
+        #expect(rig.waitForDevice(screen.name))
+        let touchesBeforeSecondTap = rig.runtime.stats.touches
         screen.down(at: Point(x: 512, y: 384))
         rig.run(0.06)
         screen.up()
-        rig.run(0.1)
+        rig.runtime.runUntilLifted(touchesBefore: touchesBeforeSecondTap)
         #expect(rig.scene.taps == 2)
     }
 
@@ -128,8 +135,9 @@ extension KernelDisplayTests {
         rig.runtime.dispatcher.addTouchHandler(to: rig.runtime.rootLayer) { touch in
             if touch.phase == .began { downs.append(touch.location) }
         }
-        rig.run(0.5)
+        #expect(rig.waitForDevice(screen.name), "\(rig.log.lines)")
         #expect(rig.log.count(containing: "calibrated") == 1, "\(rig.log.lines)")
+        let touches = rig.runtime.stats.touches
         screen.down(at: Point(x: 100, y: 200))
         rig.run(0.05)
         screen.move(to: Point(x: 1500, y: 900))                         // beyond the axes' 1023 x 767
@@ -137,7 +145,7 @@ extension KernelDisplayTests {
         screen.move(to: Point(x: 1600, y: 950))
         rig.run(0.05)
         screen.up()
-        rig.run(0.1)
+        rig.runtime.runUntilLifted(touchesBefore: touches)
         let down = try #require(downs.first)
         // Mirrored (normalised x becomes 1 − x): device x 100 lands at panel x 924, within a pixel.
         #expect(abs(down.x - (1024 - 100)) <= 1.5 && abs(down.y - 200) <= 0.5, "\(down)")
@@ -150,19 +158,22 @@ extension KernelDisplayTests {
         let screen = try UInputTouchscreen(width: 1024, height: 768)
         let rig = try TouchRig()
         defer { rig.display.close() }
-        rig.run(0.5)
+        #expect(rig.waitForDevice(screen.name), "\(rig.log.lines)")
         let clock = SystemClock()
         var latencies: [Double] = []
         for i in 0..<6 {
-            #expect(rig.runtime.run(exitAfter: 10, untilSettled: true) == .settled)
+            #expect(rig.runtime.run(exitAfter: KernelPacing.patience, untilSettled: true) == .settled)
             rig.run(0.013 * Double(i))                       // lifts at different phases of the vblank
+            let touches = rig.runtime.stats.touches
             screen.down(at: Point(x: 512, y: 384))
             rig.run(0.05)
             let flips = rig.runtime.flipCount
             let lifted = clock.now
             screen.up()
-            rig.run(0.2)
-            let after = rig.runtime.recentFlipTimestamps.suffix(rig.runtime.flipCount - flips).first { $0 > lifted }
+            rig.runtime.runUntilLifted(touchesBefore: touches)
+            let flipAfterLift = { rig.runtime.recentFlipTimestamps.suffix(rig.runtime.flipCount - flips).first { $0 > lifted } }
+            rig.runtime.run(until: { flipAfterLift() != nil })
+            let after = flipAfterLift()
             #expect(after != nil)
             if let after { latencies.append((after - lifted) * 1000) }
         }
