@@ -1,9 +1,4 @@
-#if canImport(Glibc)
 import LaminaSystem
-import Glibc
-#endif
-import CLinux
-import LaminaDisplay
 
 /// Mutes the text console while Lamina owns the screen (display-input.md §9): the VT in
 /// `KD_GRAPHICS` (the console stops drawing and blinking its cursor over the picture) and its
@@ -11,33 +6,33 @@ import LaminaDisplay
 /// previous modes are put back by `restore()`, on exit and on SIGTERM/SIGINT.
 public final class ConsoleMute {
     let path: String
-    private let fd: Int32
+    private let terminal: VirtualTerminal
     private let savedMode: Int32
     private let savedKeyboard: Int32
     private var restored = false
 
     /// Opens the VT at `path` and mutes it; nil (with the reason) when it is not a VT.
     public static func mute(path: String) -> Result<ConsoleMute, SystemCallError> {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(SystemCallError(call: "open", errno: errno, detail: path)) }
-        var mode: Int32 = 0, keyboard: Int32 = 0
-        guard ioctl(fd, UInt(KDGETMODE), &mode) == 0, ioctl(fd, UInt(KDGKBMODE), &keyboard) == 0 else {
-            let error = errno
-            close(fd)
-            return .failure(SystemCallError(call: "KDGETMODE", errno: error, detail: "\(path) is not a virtual terminal"))
+        do throws(SystemCallError) {
+            let terminal = try VirtualTerminal(path: path)
+            let mode: Int32, keyboard: Int32
+            do throws(SystemCallError) {
+                mode = try terminal.displayMode()
+                keyboard = try terminal.keyboardMode()
+            } catch {
+                return .failure(SystemCallError(call: error.call, errno: error.errno, detail: "\(path) is not a virtual terminal"))
+            }
+            try terminal.setDisplayMode(VirtualTerminal.graphicsMode)
+            try? terminal.setKeyboardMode(VirtualTerminal.keyboardOff)
+            return .success(ConsoleMute(path: path, terminal: terminal, mode: mode, keyboard: keyboard))
+        } catch {
+            return .failure(error)
         }
-        guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
-            let error = errno
-            close(fd)
-            return .failure(SystemCallError(call: "KDSETMODE", errno: error, detail: path))
-        }
-        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_OFF))
-        return .success(ConsoleMute(path: path, fd: fd, mode: mode, keyboard: keyboard))
     }
 
-    private init(path: String, fd: Int32, mode: Int32, keyboard: Int32) {
+    private init(path: String, terminal: VirtualTerminal, mode: Int32, keyboard: Int32) {
         self.path = path
-        self.fd = fd
+        self.terminal = terminal
         savedMode = mode
         savedKeyboard = keyboard
     }
@@ -48,9 +43,8 @@ public final class ConsoleMute {
     public func restore() {
         guard !restored else { return }
         restored = true
-        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(savedKeyboard))
-        _ = lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(savedMode))
-        close(fd)
+        try? terminal.setKeyboardMode(savedKeyboard)
+        try? terminal.setDisplayMode(savedMode)
     }
 
     /// Puts a VT a Lamina that died (a crash, SIGKILL) left muted back into text mode: display
@@ -58,25 +52,19 @@ public final class ConsoleMute {
     /// service's `ExecStopPost=`), so no console stays dark and deaf behind a crash loop.
     /// Returns what failed, or nil.
     public static func restoreAfterExit(path: String) -> SystemCallError? {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return SystemCallError(call: "open", errno: errno, detail: path) }
-        defer { close(fd) }
-        var mode = vt_mode()
-        mode.mode = CChar(VT_AUTO)
-        _ = ioctl(fd, UInt(VT_SETMODE), &mode)
-        _ = lamina_ioctl_value(fd, UInt(KDSKBMODE), UInt(K_UNICODE))
-        guard lamina_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT)) == 0 else {
-            return SystemCallError(call: "KDSETMODE", errno: errno, detail: path)
+        do throws(SystemCallError) {
+            let terminal = try VirtualTerminal(path: path)
+            try? terminal.setSwitchingMode(processSignal: nil)
+            try? terminal.setKeyboardMode(VirtualTerminal.keyboardUnicode)
+            try terminal.setDisplayMode(VirtualTerminal.textMode)
+            return nil
+        } catch {
+            return error
         }
-        return nil
     }
 
     /// The VT's current display mode (`KD_TEXT` 0, `KD_GRAPHICS` 1), for checks.
     public static func displayMode(path: String) -> Int32? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var mode: Int32 = 0
-        return ioctl(fd, UInt(KDGETMODE), &mode) == 0 ? mode : nil
+        try? VirtualTerminal(path: path, readOnly: true).displayMode()
     }
 }

@@ -261,7 +261,12 @@ public enum Daemon {
         // VT_PROCESS after SIGUSR2 is blocked for the signal descriptor (its default kills).
         var vtSwitching: VTSwitching?
         defer { vtSwitching?.restore() }
-        runtime.watchStopSignals()                             // on a virtual clock too: a stop is a clean stop
+        do {
+            try runtime.watchSignals()                         // on a virtual clock too: a stop is a clean stop
+        } catch {
+            logger.critical("cannot watch signals (\(error)): stopping, as SIGTERM could not stop the display cleanly")
+            throw error
+        }
         var running = config
         var keepsScene = options.scene != nil
         if options.calibration != nil {

@@ -28,7 +28,7 @@ public final class FrameRecorder {
     /// The most memory frames waiting to be encoded may hold.
     public static let maximumQueuedBytes = 256 * 1024 * 1024
     /// Held for the recorder's life: a second run writing the same directory is refused.
-    private let lock: Int32
+    private let lock: LockFile
 
     /// Frames are halved for the contact sheet and at most this many are kept.
     public static let maximumSheetFrames = 60
@@ -51,14 +51,15 @@ public final class FrameRecorder {
         } catch {
             throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be created: \(error)")
         }
-        let lockPath = Paths.joined(directory, ".lamina-frames.lock")
-        lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else {
-            throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be written: \(String(cString: strerror(errno)))")
-        }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            throw ConfigError(file: directory, field: "--frames-out", reason: "another lamina run is writing frames there")
+        do throws(LockFile.Failure) {
+            lock = try LockFile(path: Paths.joined(directory, ".lamina-frames.lock"))
+        } catch {
+            switch error {
+            case .held:
+                throw ConfigError(file: directory, field: "--frames-out", reason: "another lamina run is writing frames there")
+            case .cannotOpen(let errno):
+                throw ConfigError(file: directory, field: "--frames-out", reason: "cannot be written: \(errno)")
+            }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where (name.hasPrefix("frame-") && name.hasSuffix(".png")) || name == "contact-sheet.png" {
@@ -67,8 +68,7 @@ public final class FrameRecorder {
     }
 
     deinit {
-        queue.sync {}
-        close(lock)                                             // releases the flock
+        queue.sync {}                                           // then the lock goes with the recorder
     }
 
     /// Queues a copy of `frame` for writing (and for the contact sheet, when it is one of the

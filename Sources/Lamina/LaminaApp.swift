@@ -85,6 +85,8 @@ public enum LaminaProgram {
             return report(label, "bad configuration: \(error)", status: ConfigError.exitStatus)
         } catch let error as BackendError {
             return report(label, error.description, status: BackendError.exitStatus)
+        } catch let error as SystemCallError {
+            return report(label, error.description, status: 71)          // EX_OSERR
         } catch {
             return report(label, "\(error)", status: SceneStartError.exitStatus)
         }

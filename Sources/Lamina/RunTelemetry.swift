@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaminaSystem
 
 /// What a run measures of its frames, input and idle time: an observer the loop tells what
 /// happened, holding its own state in fixed memory (decision 88). `Runtime.stats` reads it.
@@ -45,11 +46,7 @@ struct RunTelemetry {
     }
 
     /// CPU time this process has used, user and system (`CLOCK_PROCESS_CPUTIME_ID`).
-    static func processCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func processCPUTime() -> Double { ProcessCPUTime.seconds }
 
     // MARK: Input
 

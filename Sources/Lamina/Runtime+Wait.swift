@@ -9,8 +9,17 @@ extension Runtime {
     /// Stop cleanly on SIGINT / SIGTERM, reload on SIGHUP, log the stats on SIGUSR1, and
     /// follow VT switch requests on SIGUSR2 (the daemon, on any clock; on a virtual one the
     /// signals are read between events).
+    /// Throws when the signal descriptor cannot be made: a daemon that could not stop cleanly
+    /// or reload must not run (the caller logs it and exits).
+    public func watchSignals() throws(SystemCallError) {
+        signals = try SignalDescriptor(watching: [SIGINT, SIGTERM, SIGUSR1, SIGUSR2, SIGHUP])
+    }
+
+    /// `watchSignals()`, logging a failure instead of throwing it (the runtime then runs
+    /// without signal handling).
+    @available(*, deprecated, renamed: "watchSignals()", message: "a failure to watch signals must stop the daemon")
     public func watchStopSignals() {
-        signals = SignalWatcher()
+        do { try watchSignals() } catch { logger.error("cannot watch signals: \(error)") }
     }
 
     /// Waits for the next event through the clock's loop (a virtual one jumps to `next`),
@@ -20,8 +29,8 @@ extension Runtime {
         if let fd = display.device.eventDescriptor { descriptors.append(fd) }
         if let fd = display.device.hotplugDescriptor { descriptors.append(fd) }
         descriptors += touchSources.compactMap(\.eventDescriptor)
-        if let signals { descriptors.append(signals.descriptor) }
-        if let folder = watchedFolder { descriptors.append(folder.watcher.descriptor) }
+        if let signals { descriptors.append(signals.descriptor.rawValue) }
+        if let folder = watchedFolder { descriptors.append(folder.watcher.descriptor.rawValue) }
         if let fd = sceneLoader.descriptor { descriptors.append(fd) }
         var deadline = next
         if let control {

@@ -44,7 +44,7 @@ public final class Runtime {
     var touchSources: [TouchSource] = []
     /// When frames are drawn, vblanks asked for and refused calls retried.
     var scheduler = FrameScheduler()
-    var signals: SignalWatcher?
+    var signals: SignalDescriptor?
     /// A folder whose written files are reported (the running scene file's, for live reload).
     var watchedFolder: (watcher: FolderWatcher, changed: (Set<String>) -> Void)?
     var stopRequested = false

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LaminaSystem
 
 /// The `sd_notify` protocol without libsystemd: one datagram per message to the socket named
 /// by `$NOTIFY_SOCKET` (a leading `@` is the abstract namespace). Without that variable (not
@@ -38,21 +39,6 @@ public final class SystemdNotifier {
     @discardableResult
     public func notify(_ message: String) -> Bool {
         guard let address else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var target = sockaddr_un()
-        target.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &target.sun_path) { raw in
-            for (i, b) in address.enumerated() { raw[i] = b }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count)
-        let bytes = Array(message.utf8)
-        let sent = withUnsafePointer(to: &target) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), generic, length)
-            }
-        }
-        return sent == bytes.count
+        return UnixSocket.sendDatagram(Array(message.utf8), to: address)
     }
 }

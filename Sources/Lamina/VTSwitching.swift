@@ -1,9 +1,7 @@
 #if canImport(Glibc)
-import LaminaSystem
 import Glibc
 #endif
-import CLinux
-import LaminaDisplay
+import LaminaSystem
 
 /// The two answers a process owning a VT in `VT_PROCESS` mode gives the kernel.
 public protocol VTSwitchAcknowledging: AnyObject {
@@ -23,69 +21,52 @@ public final class VTSwitching: VTSwitchAcknowledging {
     /// The signal the kernel sends for both release and acquire requests.
     public static let signal = SIGUSR2
     let path: String
-    private let fd: Int32
+    private let terminal: VirtualTerminal
     private var restored = false
 
     /// Puts the VT at `path` in `VT_PROCESS` mode; the failure says why (not a VT, or not
     /// allowed: the VT must be the controlling terminal or the process needs
     /// `CAP_SYS_TTY_CONFIG`).
     static func take(path: String) -> Result<VTSwitching, SystemCallError> {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(SystemCallError(call: "open", errno: errno, detail: path)) }
-        var mode = vt_mode()
-        mode.mode = CChar(VT_PROCESS)
-        mode.relsig = Int16(signal)
-        mode.acqsig = Int16(signal)
-        guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
-            let error = errno
-            close(fd)
-            return .failure(SystemCallError(call: "VT_SETMODE", errno: error, detail: path))
+        do throws(SystemCallError) {
+            let terminal = try VirtualTerminal(path: path)
+            try terminal.setSwitchingMode(processSignal: signal)
+            return .success(VTSwitching(path: path, terminal: terminal))
+        } catch {
+            return .failure(error)
         }
-        return .success(VTSwitching(path: path, fd: fd))
     }
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, terminal: VirtualTerminal) {
         self.path = path
-        self.fd = fd
+        self.terminal = terminal
     }
 
     deinit { restore() }
 
     public func allowSwitchAway() {
-        _ = lamina_ioctl_value(fd, UInt(VT_RELDISP), 1)
+        try? terminal.allowRelease()
     }
 
     public func acknowledgeReturn() {
-        _ = lamina_ioctl_value(fd, UInt(VT_RELDISP), UInt(VT_ACKACQ))
+        try? terminal.acknowledgeAcquire()
     }
 
     /// Back to `VT_AUTO`: the kernel switches without asking. Safe to call twice.
     func restore() {
         guard !restored else { return }
         restored = true
-        var mode = vt_mode()
-        mode.mode = CChar(VT_AUTO)
-        _ = ioctl(fd, UInt(VT_SETMODE), &mode)
-        close(fd)
+        try? terminal.setSwitchingMode(processSignal: nil)
     }
 
     /// Asks the console to switch to VT `number` (`VT_ACTIVATE` on `console`, as `chvt`
     /// does, without waiting: a VT in `VT_PROCESS` mode switches when its owner allows).
     public static func activate(_ number: Int, console: String = "/dev/tty0") throws(SystemCallError) {
-        let fd = open(console, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw SystemCallError(call: "open", errno: errno, detail: console) }
-        defer { close(fd) }
-        guard lamina_ioctl_value(fd, UInt(VT_ACTIVATE), UInt(number)) == 0 else {
-            throw SystemCallError(call: "VT_ACTIVATE", errno: errno)
-        }
+        try VirtualTerminal(path: console).activate(number)
     }
 
     /// The VT shown now (`VT_GETSTATE`), or nil without a console.
     public static func activeVT(console: String = "/dev/tty0") -> Int? {
-        let fd = open(console, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var state = vt_stat()
-        return ioctl(fd, UInt(VT_GETSTATE), &state) == 0 ? Int(state.v_active) : nil
+        try? VirtualTerminal(path: console, readOnly: true).activeNumber()
     }
 }

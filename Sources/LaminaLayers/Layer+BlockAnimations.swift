@@ -1,3 +1,4 @@
+import Synchronization
 import LaminaAnimation
 import LaminaGeometry
 
@@ -137,10 +138,9 @@ extension Layer {
         }
     }
 
-    private static let serial = SerialCounter()
-    private final class SerialCounter: @unchecked Sendable { var value = 0 }
+    /// Blocks run on any thread (an app's tests run in parallel): the count is atomic.
+    private static let serial = Atomic<Int>(0)
     static func nextBlockSerial() -> Int {
-        serial.value += 1
-        return serial.value
+        serial.add(1, ordering: .relaxed).newValue
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import LaminaAnimation
 
 /// An interruptible, scrubbable animation of layer properties (`UIViewPropertyAnimator`,
@@ -105,11 +106,10 @@ public final class PropertyAnimator {
     /// Replaces the curve (initialisers only).
     func setTiming(_ newTiming: Timing) { timing = newTiming }
 
-    private static let counter = Counter()
-    private final class Counter: @unchecked Sendable { var value = 0 }
+    /// Animators are made on any thread (an app's tests run in parallel): the count is atomic.
+    private static let counter = Atomic<Int>(0)
     private static func nextID() -> Int {
-        counter.value += 1
-        return counter.value
+        counter.add(1, ordering: .relaxed).newValue
     }
 
     // MARK: Flags

@@ -67,3 +67,14 @@ public final class VirtualClock: MonotonicClock {
         if time > now { now = time }
     }
 }
+
+/// The CPU time this process has used, user and system (`CLOCK_PROCESS_CPUTIME_ID`): what
+/// the run's stats report per idle second.
+public enum ProcessCPUTime {
+    /// Seconds of CPU used so far.
+    public static var seconds: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

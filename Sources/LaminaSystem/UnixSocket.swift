@@ -148,6 +148,29 @@ public struct UnixSocket: Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Sends `bytes` as one datagram to the socket at `address` (a path's bytes, or with a
+    /// leading 0 byte a name in the abstract namespace), from a socket of its own that is
+    /// closed at once, never blocking (a full receiver drops it); true when all was sent.
+    /// `sd_notify`'s transport.
+    public static func sendDatagram(_ bytes: [UInt8], to address: [UInt8]) -> Bool {
+        guard !address.isEmpty, address.count <= maximumPathLength else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var target = sockaddr_un()
+        target.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &target.sun_path) { raw in
+            for (i, b) in address.enumerated() { raw[i] = b }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count)
+        let sent = withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), generic, length)
+            }
+        }
+        return sent == bytes.count
+    }
+
     /// Whether user `uid` is in group `gid`, as its primary group or a supplementary one
     /// (the account database: `getpwuid_r`, `getgrouplist`).
     public static func user(_ uid: UInt32, isInGroup gid: UInt32) -> Bool {

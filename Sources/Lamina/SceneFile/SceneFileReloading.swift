@@ -1,4 +1,5 @@
 import Logging
+import LaminaSystem
 
 extension Daemon {
     /// Installs the scene `config` names: a scene file (read and compiled now) or a built-in
@@ -65,8 +66,11 @@ extension Daemon {
         }
         let folder = Paths.directory(of: file).isEmpty ? "." : Paths.directory(of: file)
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        guard let watcher = FolderWatcher(folder: folder) else {
-            logger.warning("cannot watch \(folder) for edits: live reload is off (SIGHUP reloads)")
+        let watcher: FolderWatcher
+        do {
+            watcher = try FolderWatcher(folder: folder)
+        } catch {
+            logger.warning("cannot watch \(folder) for edits (\(error)): live reload is off (SIGHUP reloads)")
             runtime.watchedFolder = nil
             return
         }
