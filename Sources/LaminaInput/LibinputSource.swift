@@ -92,26 +92,32 @@ public final class LibinputSource: TouchSource, KeySource, PointerSource {
     }
 
     public var eventDescriptor: Int32? { libinput.descriptor }
-    public var nextEventTime: Double? { nil }
+    /// Due at once while events read from libinput wait to be taken (a batch read for one
+    /// turn that its taker has not collected yet): the loop comes straight back for them
+    /// instead of waiting for the descriptor, which is empty now.
+    public var nextEventTime: Double? {
+        [pending.first?.time, keys.first?.time, pointerMotion?.time].compactMap { $0 }.min()
+    }
     public var isSettled: Bool { slotsDown.isEmpty }
 
-    /// Everything libinput has (times are the kernel's, never after `time`).
+    /// Everything libinput has (times are the kernel's, never after `time`). This is the one
+    /// read of libinput per turn of the loop (it runs first): the keys and pointer motion of
+    /// the same batch wait for `keyEvents` and `takePointerMotion`, so a touch that arrives
+    /// with them is delivered in the same turn, never left behind by a second read.
     public func events(upTo time: Double) -> [TouchEvent] {
         readEvents()
         defer { pending.removeAll() }
         return pending
     }
 
-    /// The pointer's last motion read so far.
+    /// The pointer's last motion read so far (by this turn's `events`).
     public func takePointerMotion() -> (time: Double, position: Point)? {
-        readEvents()
         defer { pointerMotion = nil }
         return pointerMotion
     }
 
-    /// The key events read so far (times are the kernel's, never after `time`).
+    /// The key events read so far (by this turn's `events`; times are the kernel's).
     public func keyEvents(upTo time: Double) -> [KeyEvent] {
-        readEvents()
         defer { keys.removeAll() }
         return keys
     }
