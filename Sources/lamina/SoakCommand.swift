@@ -7,6 +7,7 @@ import Lamina
 import LaminaDisplay
 import LaminaGeometry
 import LaminaScenes
+import LaminaTools
 import Logging
 
 /// `lamina soak`: the daemon's runtime on a virtual clock for many frames under random

@@ -7,6 +7,7 @@ import LaminaInput
 import LaminaLayers
 import LaminaRaster
 import LaminaTestSupport
+import LaminaTools
 import Testing
 
 @Suite("Run statistics (telemetry)")
