@@ -78,12 +78,12 @@ let package = Package(
             dependencies: [
                 "LaminaGeometry", "LaminaSystem", "LaminaPixels", "CDRM", "CUdev", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "LaminaInput", dependencies: ["LaminaLayers", "LaminaSystem", "CInput", "CXKBCommon"]),
+        .target(name: "LaminaInput", dependencies: ["LaminaGeometry", "LaminaLayers", "LaminaSystem", "CInput", "CXKBCommon"]),
         .target(
             name: "Lamina",
             dependencies: [
+                "LaminaGeometry", "LaminaSystem", "LaminaPixels", "LaminaRaster", "LaminaAnimation",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,34 +94,55 @@ let package = Package(
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
         // What only the command line uses (`lamina curve`, `lamina probe`): kept out of the
         // library an app imports.
-        .target(name: "LaminaTools", dependencies: ["Lamina"]),
-        .target(name: "LaminaBenchmarks", dependencies: ["LaminaRaster", "LaminaSystem"]),
+        .target(
+            name: "LaminaTools",
+            dependencies: [
+                "Lamina", "LaminaAnimation", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers",
+                "LaminaRaster", "LaminaSystem", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        .target(name: "LaminaBenchmarks", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaSystem"]),
         .executableTarget(
             name: "lamina",
             dependencies: [
-                "LaminaScenes", "LaminaBenchmarks", "LaminaTools",
+                "Lamina", "LaminaScenes", "LaminaBenchmarks", "LaminaTools", "LaminaAnimation", "LaminaDisplay",
+                "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRaster", "LaminaSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "LaminaTestSupport",
-            dependencies: ["LaminaDisplay", "LaminaInput", "LaminaRaster", "Lamina", "CLinux"]),
+            dependencies: [
+                "Lamina", "LaminaDisplay", "LaminaGeometry", "LaminaLayers", "LaminaRaster", "LaminaSystem", "CLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // Tests, one target per module.
         .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),
         .testTarget(
-            name: "LaminaRasterTests", dependencies: ["LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
+            name: "LaminaRasterTests", dependencies: ["LaminaGeometry", "LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
             exclude: ["Golden"]),
-        .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaTestSupport"]),
-        .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaminaLayersTests", dependencies: ["LaminaLayers", "LaminaTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "LaminaDisplayTests", dependencies: ["LaminaDisplay", "LaminaTestSupport", "CLinux"]),
-        .testTarget(name: "LaminaInputTests", dependencies: ["LaminaInput", "LaminaTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaGeometry", "LaminaRaster", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation", "LaminaGeometry"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LaminaLayersTests", dependencies: ["LaminaAnimation", "LaminaGeometry", "LaminaLayers", "LaminaRaster", "LaminaTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LaminaDisplayTests",
+            dependencies: ["LaminaDisplay", "LaminaRaster", "LaminaSystem", "LaminaTestSupport", "CLinux",
+                           .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
+            name: "LaminaInputTests", dependencies: ["LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "LaminaTests",
             dependencies: [
                 "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
+                "LaminaAnimation", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels",
+                "LaminaRaster", "LaminaSceneSyntax", "LaminaSystem",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Golden"],                               // read by path (#filePath), like LaminaRasterTests' goldens
             resources: [.copy("Fixtures")]),
