@@ -1,5 +1,7 @@
 import Lamina
+import LaminaPixels
 import LaminaSystem
+import LaminaTestSupport
 
 /// What the kernel suites may assume about time. They run in a VM under qemu's emulation
 /// (6–14× slower than native on amd64, slower again for arm64, and slower still on a loaded
@@ -42,6 +44,20 @@ extension Runtime {
     func runFlips(_ count: Int) -> Bool {
         let start = flipCount
         return run(until: { flipCount >= start + count })
+    }
+
+    /// Runs flip by flip until `frame()` (a read-back) differs from `reference` in more than
+    /// `pixels` pixels, or `KernelPacing.patience` passes; returns the last count. For motion
+    /// that lasts a moment (a wobble, a ripple), which a slow machine shows in few frames.
+    func runUntilFrame(differsFrom reference: PixelBuffer, byMoreThan pixels: Int,
+                       frame: () throws -> PixelBuffer) -> Int {
+        var differing = 0
+        run(until: {
+            runFlips(1)
+            differing = (try? frame()).map { Pixels.differing($0, reference) } ?? 0
+            return differing > pixels
+        })
+        return differing
     }
 
     /// Runs until a touch has begun since `stats.touches` was `touchesBefore` and no finger
