@@ -120,6 +120,9 @@ let package = Package(
         // Tests, one target per module.
         .testTarget(name: "LaminaGeometryTests", dependencies: ["LaminaGeometry"]),
         .testTarget(
+            name: "LaminaSystemTests",
+            dependencies: ["LaminaSystem", "LaminaTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
             name: "LaminaRasterTests", dependencies: ["LaminaGeometry", "LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
             exclude: ["Golden"]),
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaGeometry", "LaminaRaster", "LaminaTestSupport"]),

@@ -35,6 +35,12 @@ public final class SignalDescriptor {
         public var signal: Int32
         /// Raised by the kernel (`SI_KERNEL`), not sent by a process.
         public var fromKernel: Bool
+
+        /// A signal `signal`, raised by the kernel or not.
+        public init(signal: Int32, fromKernel: Bool) {
+            self.signal = signal
+            self.fromKernel = fromKernel
+        }
     }
 
     /// The signals waiting, consumed (none when nothing is queued).

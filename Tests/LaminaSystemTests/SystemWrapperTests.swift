@@ -1,0 +1,102 @@
+import Foundation
+import LaminaSystem
+import LaminaTestSupport
+import SystemPackage
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thin wrappers over system calls (decision 97): each against the kernel's own answer.
+@Suite("System call wrappers")
+struct SystemWrapperTests {
+    /// A new empty folder under the temporary directory, removed by the caller.
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "lamina-system-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
+    @Test("a lock file is held until its value goes; a second taker is told at once; a missing folder is ENOENT")
+    func lockFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/lock"
+        var first: LockFile? = try LockFile(path: path)
+        #expect(throws: LockFile.Failure.held) { try LockFile(path: path) }
+        #expect(first?.path == path)
+        first = nil
+        let again = try LockFile(path: path)
+        #expect(again.path == path)
+        #expect(throws: LockFile.Failure.cannotOpen(.noSuchFileOrDirectory)) { try LockFile(path: dir + "/missing/lock") }
+    }
+
+    @Test("a folder watcher reports files written and closed, and files renamed in, each once; a missing folder throws")
+    func folderWatcher() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let watcher = try FolderWatcher(folder: dir)
+        #expect(watcher.drain().isEmpty)
+        try "a".write(toFile: dir + "/scene.yaml", atomically: false, encoding: .utf8)
+        try "b".write(toFile: dir + "/scene.yaml", atomically: false, encoding: .utf8)
+        try "c".write(toFile: dir + "/.staged", atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: dir + "/.staged", toPath: dir + "/other.yaml")
+        #expect(watcher.drain() == ["scene.yaml", ".staged", "other.yaml"])
+        #expect(watcher.drain().isEmpty)
+        do {
+            _ = try FolderWatcher(folder: dir + "/missing")
+            Issue.record("watched a missing folder")
+        } catch {
+            #expect(error.call == "inotify_add_watch" && error.errno == .noSuchFileOrDirectory)
+        }
+    }
+
+    @Test("a signal sent to this thread waits on the signal descriptor, with who sent it")
+    func signalDescriptor() throws {
+        // Thread-directed: the signal stays with the thread that blocked it (another test
+        // thread, where it is not blocked, would take its default action).
+        let signals = try SignalDescriptor(watching: [SIGUSR1])
+        defer {
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            sigaddset(&mask, SIGUSR1)
+            _ = signals.drain()
+            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        }
+        #expect(signals.drain().isEmpty)
+        #expect(pthread_kill(pthread_self(), SIGUSR1) == 0)
+        #expect(signals.drain() == [SignalDescriptor.Arrival(signal: SIGUSR1, fromKernel: false)])
+        #expect(signals.drain().isEmpty)
+    }
+
+    @Test("a datagram reaches a bound socket whole (sd_notify's transport); an empty or too long address is refused")
+    func datagram() throws {
+        let listener = try NotifySocketListener()
+        #expect(UnixSocket.sendDatagram(Array("READY=1\nSTATUS=ok".utf8), to: Array(listener.path.utf8)))
+        #expect(listener.messages() == ["READY=1\nSTATUS=ok"])
+        #expect(!UnixSocket.sendDatagram([1], to: []))
+        #expect(!UnixSocket.sendDatagram([1], to: Array(repeating: UInt8(ascii: "a"), count: 200)))
+        #expect(!UnixSocket.sendDatagram([1], to: Array("/nonexistent-lamina/notify".utf8)))
+    }
+
+    @Test("a device that is not a virtual terminal: its VT ioctls fail with ENOTTY, named")
+    func notATerminal() throws {
+        let terminal = try VirtualTerminal(path: "/dev/null", readOnly: true)
+        do {
+            _ = try terminal.displayMode()
+            Issue.record("/dev/null answered KDGETMODE")
+        } catch {
+            #expect(error.call == "KDGETMODE" && error.errno == .inappropriateIOCTLForDevice && error.detail == "/dev/null")
+        }
+        #expect(throws: SystemCallError.self) { try VirtualTerminal(path: "/nonexistent-lamina-tty") }
+    }
+
+    @Test("the process's CPU time grows with work and never goes back")
+    func processCPUTime() {
+        let before = ProcessCPUTime.seconds
+        var x = 0.0
+        for i in 0..<2_000_000 { x += Double(i).squareRoot() }
+        let after = ProcessCPUTime.seconds
+        #expect(x > 0 && after > before)
+    }
+}
