@@ -26,8 +26,10 @@ public final class TouchDispatcher {
     /// Told of every gesture recognized (a discrete one recognized, a continuous one begun)
     /// with the layer its recognizer is attached to: the control socket's `gesture` events.
     public var onRecognized: ((GestureRecognizer, Layer) -> Void)?
-    /// Told of every new touch, with the layer it landed on, before anything else sees it:
-    /// the runtime ends text editing on a touch outside the field and the keyboard.
+    /// Told of every new touch, with the layer it landed on, once its touch down has been
+    /// delivered (so what it changes, such as recognizers and handlers removed, never lands
+    /// in the middle of a delivery): the runtime ends text editing on a touch outside the
+    /// field and the keyboard.
     public var onTouchDown: ((Touch) -> Void)?
 
     private var recognizers: [(layer: Layer, recognizer: GestureRecognizer)] = []
@@ -57,9 +59,14 @@ public final class TouchDispatcher {
         recognizers.append((layer, recognizer))
     }
 
-    /// Detaches `recognizer` from its layer; a gesture in progress is cancelled.
+    /// Detaches `recognizer` from its layer; a gesture in progress is dropped: the touches
+    /// still down no longer reach it, it forgets them without acting (it was removed), and a
+    /// lift that waited on it is delivered.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizers.removeAll { $0.recognizer === recognizer }
+        touches = touches.mapValues { ($0.touch, $0.recognizers.filter { $0 !== recognizer }) }
+        recognizer.reset()
+        settle()
     }
 
     /// Detaches every recognizer and touch handler (a scene being replaced); touches down
@@ -126,7 +133,6 @@ public final class TouchDispatcher {
                 touch.tapCount = last.tapCount + 1
             }
             let interested = recognizersFor(layer).filter { $0.delegate?.gestureRecognizer($0, shouldReceive: touch) ?? true }
-            onTouchDown?(touch)
             touch.handler = handlerFor(layer)
             touch.movedInFrame = true
             touches[slot] = (touch, interested)
@@ -136,6 +142,10 @@ public final class TouchDispatcher {
                 r.touchesBegan([touch], at: event.time)
             }
             if touch.deliversToHandlers { touch.handler?(touch) }
+            // Last, once the touch is delivered: what the observer changes (focus ends, the
+            // on-screen keyboard hides and takes its handlers with it) never lands in the
+            // middle of this event's delivery.
+            onTouchDown?(touch)
         case .motion(let slot, let position):
             guard let entry = touches[slot] else { return drop("motion on slot \(slot), which is not down") }
             let touch = entry.touch

@@ -35,6 +35,28 @@ struct GestureTests {
         #expect(tap.state == .possible)                                     // reset after the sequence
     }
 
+    @Test("the touch-down observer runs after the touch is delivered: what it removes (a handler, a recognizer) takes effect from the next event, never mid-delivery")
+    func touchDownObserverAfterDelivery() throws {
+        let (_, button, dispatcher) = makeScene()
+        var order: [String] = []
+        var tapped = 0
+        let tap = TapGestureRecognizer { _ in tapped += 1 }
+        dispatcher.addGestureRecognizer(tap, to: button)
+        dispatcher.addTouchHandler(to: button) { touch in order.append("handler \(touch.phase)") }
+        dispatcher.onTouchDown = { touch in
+            order.append("observer")
+            // As ending text editing does when the on-screen keyboard hides.
+            dispatcher.removeTouchHandlers(of: button)
+            dispatcher.removeGestureRecognizer(tap)
+        }
+        for e in try touches("at 0 tap 100,100") { dispatcher.dispatch(e) }
+        // The down reached the handler before the observer ran. The touch keeps its handler
+        // until it lifts; the removed recognizer never acts.
+        #expect(order == ["handler began", "observer", "handler ended"])
+        #expect(tapped == 0 && tap.state == .possible && tap.touches.isEmpty)
+        #expect(!dispatcher.hasActiveTouches)
+    }
+
     @Test("a tap that moves more than 10 pt fails")
     func tapSlop() throws {
         let (_, button, dispatcher) = makeScene()
