@@ -101,7 +101,7 @@ extension Daemon {
         runtime.showsOnScreenKeyboard = next.onScreenKeyboard
         runtime.setCursorMode(next.cursor, hideAfter: next.cursorHideAfter)
         // A scene file's bindings keep their running values, except those `[bindings]` sets.
-        var kept = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+        var kept = (runtime.scene as? any ControllableScene)?.bindingValues ?? [:]
         for key in next.bindings?.keys ?? [] { kept[key] = nil }
         do {
             if let document {

@@ -323,7 +323,7 @@ public enum Daemon {
             guard let saver = running.screensaver else { return }
             var target = running
             if show {
-                savedBindings = (runtime.scene as? FileScene)?.bindingValues ?? [:]
+                savedBindings = (runtime.scene as? any ControllableScene)?.bindingValues ?? [:]
                 target.sceneFile = SceneFiles.isFile(saver) ? saver : nil
                 target.scene = SceneFiles.isFile(saver) ? FileScene.name : saver
             }

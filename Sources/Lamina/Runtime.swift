@@ -243,10 +243,10 @@ public final class Runtime {
         dispatcher = TouchDispatcher(tree: tree)
         canvas = Canvas(target: display.shadow)
         dispatcher.report = { [logger] message in logger.warning("\(message)") }
-        // A scene file names its gestures itself (FileScene publishes them); a Swift scene's
-        // are published by kind and the name of the layer they are on.
+        // A scene that names its gestures publishes them itself (a scene file); a Swift
+        // scene's are published by kind and the name of the layer they are on.
         dispatcher.onRecognized = { [unowned self] recognizer, layer in
-            guard !(scene is FileScene) else { return }
+            guard (scene as? any ControllableScene)?.publishesGestures != true else { return }
             publish("gesture", ["gesture": .string(recognizer.kind), "layer": .string(layer.name ?? "")])
         }
         dispatcher.onTouchDown = { [unowned self] touch in endEditingIfOutside(touch) }

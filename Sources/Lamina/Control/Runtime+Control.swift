@@ -80,7 +80,7 @@ extension Runtime {
             statsCache = (clock.now, value)
             return success(["stats": value])
         case "get-bindings":
-            guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no bindings") }
+            guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
             var values: [String: ControlValue] = [:]
             for (name, value) in scene.bindingValues {
                 switch value {
@@ -93,10 +93,10 @@ extension Runtime {
         case "set-binding":
             return setBinding(request)
         case "go-to-state":
-            guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no states") }
+            guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no states") }
             guard let state = request["state"]?.string else { return failure("go-to-state needs `state`, a string") }
-            guard scene.document.stateNames.contains(state) else {
-                return failure("no state '\(Escaped(state))' (states: \(scene.document.stateNames.joined(separator: ", ")))")
+            guard scene.stateNames.contains(state) else {
+                return failure("no state '\(Escaped(state))' (states: \(scene.stateNames.joined(separator: ", ")))")
             }
             scene.go(toState: state)
             return success(["state": .string(state)])
@@ -154,7 +154,7 @@ extension Runtime {
     }
 
     private func setBinding(_ request: [String: ControlValue]) -> ControlValue {
-        guard let scene = scene as? FileScene else { return failure("the running scene is not a scene file: it has no bindings") }
+        guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
         guard let name = request["name"]?.string else { return failure("set-binding needs `name`, a string") }
         guard let current = scene.bindingValues[name] else {
             return failure("no binding '\(Escaped(name))' (bindings: \(scene.bindingValues.keys.sorted().joined(separator: ", ")))")

@@ -3,7 +3,7 @@ import LaminaSceneSyntax
 /// A scene built from a scene file (`lamina run --scene FILE`): its layers, states,
 /// transitions, gestures and bindings as `SceneDocument` describes them. A reload builds a
 /// new one from the edited file, handing it the bindings' current values.
-public final class FileScene: Scene {
+public final class FileScene: ControllableScene {
     public static let name = "scene-file"
     public static let summary = "a scene read from a YAML file (docs/scene-files.md)"
 
@@ -204,6 +204,12 @@ public final class FileScene: Scene {
 
     /// Goes to `state` with the first transition that matches (from the current state, or
     /// any) — Core Animation's default implicit animation (0.25 s) when none does.
+    /// The document's states, sorted.
+    public var stateNames: [String] { document.stateNames }
+
+    /// A scene file names its gestures itself (`FileScene+Gestures`).
+    public var publishesGestures: Bool { true }
+
     public func go(toState state: String) {
         guard document.states[state] != nil else { return }
         let style = document.transitions.first {
