@@ -111,9 +111,12 @@ extension KernelDisplayTests {
             rig.start(screen)
             let rest = try rig.frame()
             let button = rig.scene.buttons[0].layer
+            // The ripple lasts half a second, which the emulated arm64 VM on a busy machine
+            // can pass in one frame: layer time runs at a tenth (Core Animation's `speed` on
+            // the root), so it lasts five.
+            rig.runtime.rootLayer.speed = 0.1
             rig.tap(screen, at: button.position)
             #expect(rig.scene.ripplesStarted == 1, "\(rig.log.lines)")
-            // The ripple lasts half a second: a few frames on an emulated machine.
             #expect(rig.runtime.runUntilFrame(differsFrom: rest, byMoreThan: 100, frame: rig.frame) > 100)
         }
         do {   // playground: a tap on the no-action tile recolours it at once
