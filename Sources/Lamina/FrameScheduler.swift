@@ -15,11 +15,11 @@ struct FrameScheduler {
     }
 
     /// A vblank event was asked for and has not arrived.
-    var vblankRequested = false
+    private(set) var vblankRequested = false
     /// When a refused output call (or a lost DRM master) is tried again.
-    var retryAt: Double?
+    private(set) var retryAt: Double?
     /// The frame waiting in the repaint window: when it starts and the vblank it targets.
-    var frameDueAt: (start: Double, target: Double)?
+    private(set) var frameDueAt: (start: Double, target: Double)?
     /// Draw a frame needed after a vblank `repaintBudget` before the next one instead of at
     /// once (Runtime.repaintWindow).
     var repaintWindow = false
@@ -38,6 +38,23 @@ struct FrameScheduler {
     /// A vblank event (not a flip) arrived.
     mutating func vblankArrived() {
         vblankRequested = false
+    }
+
+    /// A vblank event was asked of the device; no other is asked for until it arrives.
+    mutating func vblankRequestSent() {
+        vblankRequested = true
+    }
+
+    /// A refused output call (or a lost DRM master) is to be tried again at `time`.
+    mutating func retry(at time: Double) {
+        retryAt = time
+    }
+
+    /// The output changed under the loop (a connector came or went): the vblank asked for
+    /// and the retry belong to the old one and are dropped; a frame waiting stays.
+    mutating func outputChanged() {
+        vblankRequested = false
+        retryAt = nil
     }
 
     /// What follows a vblank at `timestamp`. `canDraw` is false while a flip is in flight or

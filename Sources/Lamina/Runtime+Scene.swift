@@ -25,7 +25,7 @@ extension Runtime {
     /// frame draws whatever is installed next (a reload swaps scenes between two frames).
     public func removeScene() {
         scene?.tearDown()
-        focus(nil)
+        input.removeSceneHandlers()
         Transaction.begin()
         Transaction.disableActions = true
         for layer in tree.root.sublayers { layer.removeFromSuperlayer() }
@@ -33,8 +33,6 @@ extension Runtime {
         links.invalidateAll()
         timers.invalidateAll()
         dispatcher.removeAll()
-        textInputHandler = nil
-        keyHandler = nil
         scene = nil
         tree.setNeedsCommit()
     }

@@ -7,6 +7,7 @@ import LaminaInput
 import LaminaLayers
 import LaminaRaster
 import Logging
+import SystemPackage
 
 /// The running runtime: one display, its layer tree, display links and touch input, driven
 /// by one event loop (architecture.md, "How one frame flows").
@@ -27,31 +28,48 @@ public final class Runtime {
     public let tree: LayerTree
     /// The display links, run once per frame.
     public let links = DisplayLinks()
-    /// The scene's timers, fired in the input phase.
-    let timers = SceneTimers()
     /// Routes touches to gesture recognizers and touch handlers by hit testing.
     public let dispatcher: TouchDispatcher
-    /// Draws the presentation tree, only what changed.
-    public let renderer = Renderer()
-    /// The colour behind the root layer.
-    public var background: Color
-    /// Receives every presented frame when set.
-    public var recorder: FrameRecorder?
     /// Where the runtime logs.
     public var logger: Logger
 
-    var canvas: Canvas
-    var touchSources: [TouchSource] = []
+    /// Drawing: the renderer, the canvas on the shadow buffer, the background, recording
+    /// and timing.
+    var frames: FrameDrawing
     /// When frames are drawn, vblanks asked for and refused calls retried.
     var scheduler = FrameScheduler()
-    var signals: SignalDescriptor?
-    /// A folder whose written files are reported (the running scene file's, for live reload).
-    var watchedFolder: (watcher: FolderWatcher, changed: (Set<String>) -> Void)?
-    var stopRequested = false
-    /// The scene asked the run to end (`SceneContext.finish()`).
-    var finishRequested = false
     /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
     var telemetry: RunTelemetry
+    /// Everything else the loop waits on, serviced phase by phase (Loop/LoopSource.swift).
+    private var sources = LoopSources()
+    /// Why the run is to end, once something asked it to (a signal, the scene).
+    private var stopReason: StopReason?
+
+    // The parts, each owning its state (architecture.md, "The runtime's parts").
+    /// The scene's timers, fired in the input phase.
+    let timers = SceneTimers()
+    /// Keys and text, focus, the on-screen keyboard and the pointer.
+    private(set) lazy var input = InputFocus(runtime: self)
+    /// Refused flips, DRM master, VT switches, hotplug and stalls.
+    private(set) lazy var output = OutputSupervisor(runtime: self)
+    /// Idle blanking, the backlight, the screensaver and the daily schedule.
+    private(set) lazy var displayPower = DisplayPower(runtime: self, start: clock.now)
+    /// `READY=1`, `STATUS=` and the watchdog.
+    private(set) lazy var systemd = SystemdLink(runtime: self, start: clock.now)
+    /// The control socket and its commands.
+    private(set) lazy var controlPort = ControlPort(runtime: self)
+    /// SIGINT/SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2.
+    private(set) lazy var signalHandling = SignalHandling(runtime: self)
+    /// What the daemon does when asked to reload, switch scenes or report stats.
+    var hooks = RuntimeHooks()
+    /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).
+    public internal(set) var sceneLoader: SceneLoader {
+        didSet {
+            sources.unregister(oldValue)
+            sources.register(sceneLoader)
+        }
+    }
+
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
     public var flipCadence: FlipCadence { telemetry.flipCadence }
     /// How many flips completed.
@@ -59,131 +77,10 @@ public final class Runtime {
     /// The kernel's timestamps of the most recent completed flips (up to
     /// `FlipCadence.recentCapacity`), oldest first.
     public var recentFlipTimestamps: [Double] { Array(telemetry.flipCadence.recent) }
-    /// Set by anything `step` handled (input, a display event, a frame).
-    var workDone = false
-    /// Receives every key press and release from libinput.
-    public var keyHandler: ((KeyEvent) -> Void)?
-    /// Turns keys into text (an xkbcommon keymap); with it, `textInputHandler` receives
-    /// what is typed, key repeat included.
-    public var keyboard: Keyboard?
-    /// Receives typed text and editing keys (the scene's own handler; the focused text
-    /// field gets them too).
-    public var textInputHandler: ((TextInput) -> Void)?
-    /// The text field typing goes into (`TextField.focus()`), nil when none has focus.
-    public internal(set) weak var focusedTextField: TextField?
-    /// Whether the on-screen keyboard slides up when a text field takes focus
-    /// (`[input] on_screen_keyboard`).
-    public var showsOnScreenKeyboard = true
-    /// The pointer drawn for a mouse or trackball (`setCursorMode`); nil: none drawn.
-    public internal(set) var cursor: PointerCursor?
-    /// The on-screen keyboard, made the first time a text field takes focus.
-    public internal(set) var onScreenKeyboard: OnScreenKeyboard?
-    /// Called on SIGHUP (when signals are watched) and by the control socket's `reload`: the
-    /// daemon reloads its configuration, through `sceneLoader`, and calls the closure it is
-    /// given on the loop when done, with why the reload was rejected (nil: applied).
-    public var onReload: ((_ done: @escaping (String?) -> Void) -> Void)?
-    /// Called by the control socket's `switch-scene` with a scene name or scene file; calls
-    /// the closure it is given on the loop when done, with why it could not switch (nil: it
-    /// did). Set by the daemon.
-    public var onSwitchScene: ((_ scene: String, _ done: @escaping (String?) -> Void) -> Void)?
-    /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).
-    public internal(set) lazy var sceneLoader = SceneLoader(inBackground: loop.isRealTime)
-    /// The control socket, when one is open (`openControlSocket(path:)`).
-    public internal(set) var control: ControlServer?
-    /// Encodes the control socket's screenshots off the loop (real time only).
-    var screenshots: ScreenshotWriter?
-    /// The last `stats` reply and when it was worked out (replies are at most 0.1 s old).
-    var statsCache: (time: Double, value: ControlValue)?
-    /// Called on SIGUSR1 (when signals are watched): by default logs the stats.
-    public var onStatsRequest: (() -> Void)?
-
-    /// When set, the time each frame spends drawing and copying into the scanout buffer and
-    /// flipping is measured on this clock (the stats' `renderMs`, the repaint budget): for
-    /// benchmarks and the daemon, never for tests.
-    public var timingClock: MonotonicClock?
-    /// Receives each measured frame's drawing and present times in seconds (benchmarks keep
-    /// their own series; the runtime keeps only a distribution and the last 60).
-    public var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)?
-
-    /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
-    /// drawn; `WATCHDOG=1` as flips (or, idle, probing vblanks) complete; `STATUS=` lines.
-    public var notifier: SystemdNotifier? {
-        didSet { watchdog.interval = notifier?.watchdogInterval }
-    }
-    /// When the systemd watchdog is fed (Runtime+Watchdog.swift).
-    var watchdog: WatchdogSchedule
-    /// The systemd watchdog period, nil without one (`WatchdogSec=`).
-    public var watchdogInterval: Double? {
-        get { watchdog.interval }
-        set { watchdog.interval = newValue }
-    }
-    /// Watchdog pings sent.
-    public var watchdogPings: Int { watchdog.pings }
-    private var announcedReady = false
-
     /// Frames drawn and handed to the display.
     public var renderedFrames: Int { telemetry.renderedFrames }
     /// Pixels redrawn over the run (the damage of every frame).
     public var damagedPixels: Int { telemetry.damagedPixels }
-    /// Calls into the display driver that held the loop longer than half a second (logged).
-    public internal(set) var deviceStalls = 0
-    /// Page flips the device refused (logged and retried).
-    public internal(set) var failedFlips = 0
-    /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
-    /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
-    /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.
-    public var repaintWindow: Bool {
-        get { scheduler.repaintWindow }
-        set { scheduler.repaintWindow = newValue }
-    }
-    /// Seconds before the vblank a frame starts inside the repaint window; nil measures it:
-    /// 1.5 x the slowest of the last 60 frames' draw + copy + flip times (`timingClock`),
-    /// plus 1 ms, at least 2 ms. A budget of a whole frame or more draws at once.
-    public var repaintBudget: Double?
-
-    /// Flips refused since the last one that worked (one log line per run of failures).
-    var failuresInARow = 0
-    /// True while DRM master is lost (VT switched away, or another client took the display):
-    /// no frames are drawn; master is asked for again every `masterRetryInterval`.
-    public internal(set) var isOutputPaused = false
-    /// How often a paused output asks for DRM master again.
-    public var masterRetryInterval = 1.0
-    /// Answers the kernel's VT switch requests (`VT_PROCESS` mode) when Lamina owns a VT.
-    public var vtSwitch: VTSwitchAcknowledging?
-    /// True between a VT switch away and the return: master is dropped, nothing is drawn.
-    public internal(set) var isSwitchedAway = false
-
-    /// Idle blanking's state (Runtime+Power.swift).
-    var blanking: IdleBlanking
-    /// The control socket asked for the panel off while a flip was pending: done once it lands.
-    var blankRequested = false
-    /// The panel's backlight (`[power] backlight`), or nil when there is none to drive.
-    public var backlight: Backlight?
-    /// Brightness, dimming and the daily schedule (`[power]`).
-    public var power = PowerSettings()
-    /// The time of day, seconds after local midnight (tests replace it to run a schedule on
-    /// the virtual clock).
-    public var timeOfDay: () -> Double = WallClock.secondsSinceLocalMidnight
-    /// Dimmed after idle (the light at `power.dimLevel`) until a touch.
-    var isDimmed = false
-    /// The panel is off because of the schedule.
-    var isScheduledOff = false
-    /// A touch turned the panel on during the scheduled off time.
-    var scheduleWokenByTouch = false
-    /// Shows (true) or takes away (false) the screensaver scene; set by the daemon.
-    public var onScreensaver: ((Bool) -> Void)?
-    /// The screensaver scene is showing (until a touch).
-    public internal(set) var isScreensaverShowing = false
-    /// Seconds without a touch after which the panel is blanked (DPMS off) until the next
-    /// touch; nil never blanks (the default: display-input.md §10).
-    public var blankAfter: Double? {
-        get { blanking.after }
-        set { blanking.after = newValue }
-    }
-    /// Times the panel was blanked, and for how long in all.
-    public var blankCount: Int { blanking.count }
-    /// Seconds the panel spent blanked in all.
-    public var blankedSeconds: Double { blanking.seconds }
 
     /// The screen's root layer: bounds the display's size, anchored at its centre.
     public var rootLayer: Layer { tree.root }
@@ -201,8 +98,8 @@ public final class Runtime {
             precondition([0, 90, 180, 270].contains(rotation), "rotation is 0, 90, 180 or 270")
             placeRoot()
             guard rotation != oldValue else { return }
-            cursor?.redraw()                                 // the plane's arrow is turned with the picture
-            if onScreenKeyboard != nil { dropOnScreenKeyboard() }   // laid out for the old width
+            input.cursor?.redraw()                           // the plane's arrow is turned with the picture
+            if input.onScreenKeyboard != nil { input.dropOnScreenKeyboard() }   // laid out for the old width
         }
     }
 
@@ -230,18 +127,20 @@ public final class Runtime {
         self.display = display
         self.clock = clock
         loop = clock.makeEventLoop()
-        self.background = background
         self.logger = logger
         telemetry = RunTelemetry(startTime: clock.now)
-        watchdog = WatchdogSchedule(start: clock.now)
-        blanking = IdleBlanking(start: clock.now)
         let root = Layer()
         root.name = "root"
         root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
         root.position = Point(x: Double(display.width) / 2, y: Double(display.height) / 2)
         tree = LayerTree(root: root)
         dispatcher = TouchDispatcher(tree: tree)
-        canvas = Canvas(target: display.shadow)
+        frames = FrameDrawing(canvas: Canvas(target: display.shadow), background: background)
+        sceneLoader = SceneLoader(inBackground: loop.isRealTime)
+        // The order they are serviced in, within each phase.
+        for source in [signalHandling, sceneLoader, controlPort, timers, input, displayPower, systemd] as [any LoopSource] {
+            sources.register(source)
+        }
         dispatcher.report = { [logger] message in logger.warning("\(message)") }
         // A scene that names its gestures publishes them itself (a scene file); a Swift
         // scene's are published by kind and the name of the layer they are on.
@@ -249,7 +148,7 @@ public final class Runtime {
             guard (scene as? any ControllableScene)?.publishesGestures != true else { return }
             publish("gesture", ["gesture": .string(recognizer.kind), "layer": .string(layer.name ?? "")])
         }
-        dispatcher.onTouchDown = { [unowned self] touch in endEditingIfOutside(touch) }
+        dispatcher.onTouchDown = { [unowned self] touch in input.touchWentDown(touch) }
     }
 
     /// A display link calling `callback` once per frame until paused or invalidated.
@@ -264,6 +163,20 @@ public final class Runtime {
     /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
     public func addTouchSource(_ source: TouchSource) {
         touchSources.append(source)
+    }
+
+    /// The touch sources, in the order they were added.
+    public private(set) var touchSources: [TouchSource] = []
+
+    /// Makes `source` the one registered on the loop under `key`, replacing the one before
+    /// (nil: none): a plug-in's descriptor or deadline, such as a watched scene file.
+    func setLoopSource(_ source: (any LoopSource)?, forKey key: String) {
+        sources.set(source, forKey: key)
+    }
+
+    /// Ends the run at the next turn, for `reason`.
+    func requestStop(_ reason: StopReason) {
+        if stopReason == nil { stopReason = reason }
     }
 
     /// Why `run` returned.
@@ -299,69 +212,129 @@ public final class Runtime {
             produceFrame(after: vblank)
         }
         while true {
-            if stopRequested { return .signal }
-            if finishRequested { return .finished }
+            if let stopReason { return stopReason }
             if untilSettled && isSettled { return .settled }
             if let deadline, clock.now >= deadline { return .timeLimit }
-            var candidates: [Double] = touchSources.compactMap(\.nextEventTime)
-            if let t = display.nextEventTime { candidates.append(t) }
-            if let scheduled = scheduler.nextDeadline { candidates.append(scheduled) }
-            if let blankDueAt { candidates.append(blankDueAt) }
-            if let dimDueAt { candidates.append(dimDueAt) }
-            if let screensaverDueAt { candidates.append(screensaverDueAt) }
-            if let scheduleDueAt { candidates.append(scheduleDueAt) }
-            if let gestureDeadline = dispatcher.nextDeadline { candidates.append(gestureDeadline) }
-            if let keyRepeat = keyboard?.nextRepeatTime { candidates.append(keyRepeat) }
-            if let timer = timers.nextFireTime { candidates.append(timer) }
-            if let hide = cursor?.hideDueAt { candidates.append(hide) }
-            if let check = watchdog.checkTime { candidates.append(check) }
-            if let deadline { candidates.append(deadline) }
-            let next = candidates.min()
             let wasIdle = isQuiet
             if wasIdle { telemetry.enterIdle(at: clock.now) }
-            let wake = wait(until: next)
-            if stopRequested { return .signal }
+            let wake = wait(until: nextDeadline(exitingAt: deadline))
+            if stopReason == .signal { return .signal }
             if wake == .nothingPending {
                 telemetry.leaveIdle(at: clock.now)
                 return .nothingPending
             }
             let cpuAtWake = telemetry.idleCPUStart != nil ? RunTelemetry.processCPUTime() : 0
-            workDone = false
-            step()
-            telemetry.woke(at: clock.now, cpuAtWake: cpuAtWake, wasIdle: wasIdle, stillQuiet: isQuiet, didWork: workDone)
+            let didWork = turn()
+            telemetry.woke(at: clock.now, cpuAtWake: cpuAtWake, wasIdle: wasIdle, stillQuiet: isQuiet, didWork: didWork)
         }
+    }
+
+    /// When the loop must wake: the earliest of the touch sources' events, the display's
+    /// (a dummy's simulated vblanks), the frame scheduler's, gesture deadlines, every
+    /// registered source's, and the run's own end.
+    private func nextDeadline(exitingAt deadline: Double?) -> Double? {
+        let now = clock.now
+        var earliest = sources.nextDeadline(now: now)
+        func consider(_ time: Double?) {
+            if let time, time < earliest ?? .infinity { earliest = time }
+        }
+        for source in touchSources { consider(source.nextEventTime) }
+        consider(display.nextEventTime)
+        consider(scheduler.nextDeadline)
+        consider(dispatcher.nextDeadline)
+        consider(deadline)
+        return earliest
+    }
+
+    /// Waits for the next event through the clock's loop (a virtual one jumps to `next`) on
+    /// the display's and input's descriptors and every registered source's, then services
+    /// the sources of the `woken` phase (signals, finished loads, control requests).
+    private func wait(until next: Double?) -> LoopWake {
+        var descriptors: [FileDescriptor] = []
+        if let fd = display.device.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
+        if let fd = display.device.hotplugDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
+        for source in touchSources {
+            if let fd = source.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
+        }
+        sources.collectDescriptors(into: &descriptors)
+        let wake = loop.wait(until: next, descriptors: descriptors)
+        if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
+        _ = sources.service(.woken, now: clock.now)
+        return wake
     }
 
     /// Nothing to draw, no link running (or the panel blanked), nothing in flight: the loop
     /// should sleep.
     private var isQuiet: Bool { isIdle && (display.isBlanked || !tree.needsFrame && !links.hasActiveLinks) }
 
+    /// One turn of the loop (see `turn()`).
+    public func step() {
+        _ = turn()
+    }
 
     /// One turn of the loop, in two phases as Core Animation's run loop has them (a touch
     /// and a display link fire in separate turns there; here they may be due at once):
     /// first the input due now, committed, so display links see what it started; then the
     /// display — a hotplug, a retry, the completed flips and vblanks (running the display
     /// links) or, after idle, the current vblank — committed, and the frame that is due
-    /// drawn. Each phase ends in its one commit; drawing never commits by itself.
-    public func step() {
+    /// drawn. Each phase ends in its one commit; drawing never commits by itself. Returns
+    /// whether anything was handled (a turn that did nothing is an idle wake-up).
+    private func turn() -> Bool {
         let now = clock.now
-        handleInput(now: now)
+        var didWork = deliverInput(now: now)
+        if sources.service(.input, now: now) { didWork = true }
         commitIfNeeded()
         if display.device.takeHotplug() {
-            workDone = true
-            handleHotplug()
+            didWork = true
+            output.handleHotplug()
         }
-        if scheduler.takeRetry(now: now), isOutputPaused { resumeOutput() }
+        if scheduler.takeRetry(now: now), output.isPaused { output.resume() }
         let lastDisplayEvent = handleDisplayEvents()
-        blankIfIdle(now: now)
-        applyPower(now: now)
+        if lastDisplayEvent != nil { didWork = true }
+        if sources.service(.display, now: now) { didWork = true }
         let vblank = lastDisplayEvent ?? resynchronizeIfWaking()
         commitIfNeeded()
         if let target = scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
             renderFrame(targetTimestamp: target)
         }
-        if let vblank { produceFrame(after: vblank) }
-        checkWatchdog(now: now)
+        if let vblank, produceFrame(after: vblank) { didWork = true }
+        if sources.service(.end, now: now) { didWork = true }
+        return didWork
+    }
+
+    /// The touches and keys due by `now`, through the dispatcher and the keyboard, and the
+    /// gesture deadlines that passed; true when any arrived.
+    private func deliverInput(now: Double) -> Bool {
+        var didWork = false
+        for source in touchSources {
+            for event in source.events(upTo: now) {
+                didWork = true
+                guard displayPower.admit(event) else { continue }
+                if case .down(let slot, _) = event.kind {
+                    telemetry.touchWentDown()
+                    if slot != LibinputSource.pointerSlot { input.fingerTouched() }   // the mouse's button is no finger
+                }
+                let mark = changeMark
+                dispatcher.dispatch(event)
+                input.eventDelivered()                    // focus changes the event asked for, now it is over
+                if case .frame = event.kind { continue }
+                telemetry.noteInput(at: event.time, changed: changeMark != mark)
+            }
+        }
+        if let deadline = dispatcher.nextDeadline, now >= deadline {
+            didWork = true
+            dispatcher.advance(to: now)                 // a long press begins, a multi-tap window closes
+        }
+        for source in touchSources {
+            for key in source.keyEvents(upTo: now) {
+                didWork = true
+                displayPower.noteActivity(at: now)
+                let mark = changeMark
+                input.deliver(key)
+                telemetry.noteInput(at: now, changed: changeMark != mark)
+            }
+        }
+        return didWork
     }
 
     /// What input handling may change: the model (property sets, animations added or
@@ -385,16 +358,11 @@ public final class Runtime {
             logger.error("reading display events failed: \(error)")
         }
         for event in events {
-            workDone = true
             if event.kind == .sequence { scheduler.vblankArrived() }
             if event.kind == .pageFlip {
                 telemetry.flipCompleted(at: event.timestamp, frameDuration: display.frameDuration)
             }
-            displayProgressed(at: clock.now)
-            if event.kind == .pageFlip && !announcedReady {
-                announcedReady = true
-                notifier?.notify("READY=1\nSTATUS=\(showingStatus)")
-            }
+            systemd.displayProgressed(at: clock.now, flipped: event.kind == .pageFlip)
             links.vblank(sequence: event.sequence, timestamp: event.timestamp, refreshRate: display.refreshRate)
         }
         return events.last?.timestamp
@@ -406,21 +374,23 @@ public final class Runtime {
         guard isIdle, canDraw, tree.needsFrame || links.hasActiveLinks else { return nil }
         if tree.needsFrame { telemetry.frameRequested(at: clock.now) }
         do {
-            let vblank = try timedDeviceCall("a vblank query") { () throws(KMSError) in try display.resynchronize() }
+            let vblank = try output.timedDeviceCall("a vblank query") { () throws(KMSError) in try display.resynchronize() }
             links.vblank(sequence: vblank.sequence, timestamp: vblank.timestamp, refreshRate: display.refreshRate)
             return vblank.timestamp
         } catch {
-            outputRefused(error)
+            output.refused(error)
             return nil
         }
     }
 
     /// No flip in flight, output neither paused nor blanked.
-    private var canDraw: Bool { !display.isFlipPending && !isOutputPaused && !display.isBlanked }
+    private var canDraw: Bool { !display.isFlipPending && !output.isPaused && !display.isBlanked }
 
-    /// Carries out what the scheduler says follows the vblank at `timestamp`.
-    private func produceFrame(after timestamp: Double) {
-        blankIfIdle(now: clock.now)                  // between flips: an animation does not keep the panel on
+    /// Carries out what the scheduler says follows the vblank at `timestamp`; true when the
+    /// panel was blanked on the way.
+    @discardableResult
+    private func produceFrame(after timestamp: Double) -> Bool {
+        let blanked = displayPower.blankIfIdle(now: clock.now)   // between flips: an animation does not keep the panel on
         let action = scheduler.afterVBlank(at: timestamp, now: clock.now, frameDuration: display.frameDuration,
                                            canDraw: canDraw, needsFrame: tree.needsFrame,
                                            linksRunning: links.hasActiveLinks, budget: { currentRepaintBudget })
@@ -429,19 +399,20 @@ public final class Runtime {
             renderFrame(targetTimestamp: target)
         case .requestVBlank:
             do {
-                try timedDeviceCall("a vblank request") { () throws(KMSError) in try display.requestVBlank() }
-                scheduler.vblankRequested = true
+                try output.timedDeviceCall("a vblank request") { () throws(KMSError) in try display.requestVBlank() }
+                scheduler.vblankRequestSent()
             } catch {
-                outputRefused(error)
+                output.refused(error)
             }
         case .none:
             break
         }
+        return blanked
     }
 
     /// How long before the vblank a frame in the repaint window starts.
     var currentRepaintBudget: Double {
-        if let repaintBudget { return repaintBudget }
+        if let repaintBudget = frames.repaintBudget { return repaintBudget }
         return max(0.002, 1.5 * (telemetry.recentFrameCosts.values.max() ?? display.frameDuration) + 0.001)
     }
 
@@ -449,12 +420,12 @@ public final class Runtime {
     /// callbacks.
     private func renderFrame(targetTimestamp: Double) {
         let callbacks = tree.updatePresentation(at: targetTimestamp)
+        let timingClock = frames.timingClock
         let rasterStart = timingClock?.now
         // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
         // last frame).
         var damage = PixelRect(width: 0, height: 0)
-        if let presentation = tree.root.presentation(),
-           let changed = renderer.renderDamage(presentation, into: canvas, background: background) {
+        if let changed = frames.draw(tree) {
             damage = changed
             telemetry.frameDrawn(damagedPixels: changed.area)
         }
@@ -462,20 +433,39 @@ public final class Runtime {
         defer {
             if let rasterStart, let presentStart, let end = timingClock?.now {
                 telemetry.frameCost(end - rasterStart)
-                onFrameTimed?(presentStart - rasterStart, end - presentStart)
+                frames.onFrameTimed?(presentStart - rasterStart, end - presentStart)
             }
         }
         do {
-            try timedDeviceCall("a page flip") { () throws(KMSError) in try display.present(damage: damage) }
-            if failuresInARow > 0 {
-                logger.notice("page flips work again after \(failuresInARow) refused")
-                failuresInARow = 0
-            }
+            try output.timedDeviceCall("a page flip") { () throws(KMSError) in try display.present(damage: damage) }
+            output.flipAccepted()
             telemetry.frameHandedOver()                          // its inputs and request show with this flip
-            recorder?.record(display.shadow)
+            frames.recorder?.record(display.shadow)
         } catch {
-            outputRefused(error)
+            output.refused(error)
         }
         for callback in callbacks { callback() }
+    }
+
+    /// The output changed under the loop (a connector came or went): a new panel's size
+    /// re-lays the root out and reaches the input sources; everything is drawn again and a
+    /// newly lit panel gets a full idle period.
+    func outputChanged(lit: Bool) {
+        if lit, frames.canvas.target !== display.shadow {
+            frames.canvas = Canvas(target: display.shadow)
+            placeRoot()
+            let size = Size(width: Double(display.width), height: Double(display.height))
+            for source in touchSources { source.panelResized(to: size) }
+        }
+        scheduler.outputChanged()
+        input.cursor?.restore()
+        displayPower.noteActivity(at: clock.now)
+        tree.setNeedsCommit()
+    }
+
+    /// Sends an event (`state`, `gesture`, `display`, `scene`) to the control socket's
+    /// clients subscribed to it.
+    func publish(_ kind: String, _ fields: [String: ControlValue]) {
+        controlPort.publish(kind, fields)
     }
 }

@@ -13,6 +13,10 @@ public final class SceneContext {
         self.runtime = runtime
     }
 
+    /// Which text field typing goes into, and the on-screen keyboard that follows it (for
+    /// the text fields built in this context).
+    var textFocus: InputFocus { runtime.input }
+
     /// The screen's root layer (bounds `screenSize`, upright whatever the panel rotation):
     /// add the scene's layers here.
     public var rootLayer: Layer { runtime.rootLayer }
@@ -33,7 +37,7 @@ public final class SceneContext {
     /// Ends the run after this turn of the loop (a wizard that has what it came for): the
     /// daemon stops as after SIGTERM, with ``Runtime/StopReason/finished``.
     public func finish() {
-        runtime.finishRequested = true
+        runtime.requestStop(.finished)
     }
 
     /// The middle of the screen, in the root layer's coordinates.

@@ -73,3 +73,11 @@ final class SceneTimers {
         timers.removeAll()
     }
 }
+
+/// The scene's timers on the loop: the earliest fire time wakes it; they fire in the input
+/// phase, before the turn's commit.
+extension SceneTimers: LoopSource {
+    var phase: LoopPhase { .input }
+    func nextDeadline(now: Double) -> Double? { nextFireTime }
+    func service(now: Double) -> Bool { fire(upTo: now) }
+}

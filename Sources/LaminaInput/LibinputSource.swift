@@ -96,7 +96,10 @@ public final class LibinputSource: TouchSource, KeySource, PointerSource {
     /// turn that its taker has not collected yet): the loop comes straight back for them
     /// instead of waiting for the descriptor, which is empty now.
     public var nextEventTime: Double? {
-        [pending.first?.time, keys.first?.time, pointerMotion?.time].compactMap { $0 }.min()
+        var earliest = pending.first?.time
+        if let key = keys.first?.time { earliest = min(earliest ?? key, key) }
+        if let motion = pointerMotion?.time { earliest = min(earliest ?? motion, motion) }
+        return earliest
     }
     public var isSettled: Bool { slotsDown.isEmpty }
 
@@ -132,6 +135,11 @@ public final class LibinputSource: TouchSource, KeySource, PointerSource {
     /// Takes the devices back after `suspend()` (a VT switch back).
     public func resume() {
         if !libinput.resume() { log("input: libinput_resume failed; devices stay closed") }
+    }
+
+    /// Maps positions onto a panel of `size` pixels from now on.
+    public func panelResized(to size: Size) {
+        panelSize = size
     }
 
     private func readEvents() {

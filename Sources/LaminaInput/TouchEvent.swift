@@ -41,4 +41,25 @@ public protocol TouchSource: AnyObject {
     var isSettled: Bool { get }
     /// Every event due at or before `time`, in order.
     func events(upTo time: Double) -> [TouchEvent]
+    /// The key events due by `time` that came with the touches (a keyboard on the same
+    /// seat), consumed; none for a source without keys.
+    func keyEvents(upTo time: Double) -> [KeyEvent]
+    /// The pointer's latest position and time if it moved since the last call (a mouse on
+    /// the same seat), consumed; nil for a source without a pointer.
+    func takePointerMotion() -> (time: Double, position: Point)?
+    /// Lets go of the devices while another VT is shown (touches down are cancelled).
+    func suspend()
+    /// Takes the devices back after `suspend()`.
+    func resume()
+    /// The panel the positions map onto is now `size` pixels (another display was plugged in).
+    func panelResized(to size: Size)
+}
+
+/// What a source without keys, pointer or devices to let go of does: nothing.
+extension TouchSource {
+    public func keyEvents(upTo time: Double) -> [KeyEvent] { [] }
+    public func takePointerMotion() -> (time: Double, position: Point)? { nil }
+    public func suspend() {}
+    public func resume() {}
+    public func panelResized(to size: Size) {}
 }

@@ -47,7 +47,7 @@ struct FrameSchedulerTests {
     func linksOnly() {
         var scheduler = FrameScheduler()
         #expect(after(&scheduler, needsFrame: false, links: true) == .requestVBlank)
-        scheduler.vblankRequested = true
+        scheduler.vblankRequestSent()
         #expect(after(&scheduler, needsFrame: false, links: true) == .none)
         scheduler.vblankArrived()
         #expect(scheduler.isIdle)
@@ -58,16 +58,19 @@ struct FrameSchedulerTests {
     func blocked() {
         var scheduler = FrameScheduler()
         #expect(after(&scheduler, canDraw: false, needsFrame: true, links: true) == .none)
-        scheduler.retryAt = 1.5
+        scheduler.retry(at: 1.5)
         #expect(after(&scheduler, needsFrame: true, links: true) == .none)
         let early = scheduler.takeRetry(now: 1.4)
         #expect(!early)
         let due = scheduler.takeRetry(now: 1.5)
         #expect(due && scheduler.retryAt == nil)
-        scheduler.frameDueAt = (2, 2.01)
+        scheduler.repaintWindow = true                  // a frame waits in the window until 2.0
+        let waits = scheduler.afterVBlank(at: 1.0, now: 1.0, frameDuration: 1, canDraw: true, needsFrame: true,
+                                          linksRunning: false, budget: { 0 })
+        #expect(waits == .none && scheduler.frameDueAt?.start == 2)
         #expect(after(&scheduler, needsFrame: true) == .none)
-        scheduler.retryAt = 1.9
-        scheduler.vblankRequested = true
+        scheduler.retry(at: 1.9)
+        scheduler.vblankRequestSent()
         #expect(scheduler.nextDeadline == 1.9)
         scheduler.forgetScheduledOutput()
         #expect(scheduler.isIdle && scheduler.nextDeadline == nil)

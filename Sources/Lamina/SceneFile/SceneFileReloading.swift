@@ -1,5 +1,6 @@
 import Logging
 import LaminaSystem
+import SystemPackage
 
 extension Daemon {
     /// Installs the scene `config` names: a scene file (read and compiled now) or a built-in
@@ -61,7 +62,7 @@ extension Daemon {
     /// the running scene stays. Without inotify the log says so and SIGHUP still reloads.
     public static func watchSceneFile(_ config: LaminaConfig, runtime: Runtime, logger: Logger) {
         guard let file = config.sceneFile else {
-            runtime.watchedFolder = nil
+            runtime.setLoopSource(nil, forKey: SceneFileWatch.key)
             return
         }
         let folder = Paths.directory(of: file).isEmpty ? "." : Paths.directory(of: file)
@@ -71,13 +72,13 @@ extension Daemon {
             watcher = try FolderWatcher(folder: folder)
         } catch {
             logger.warning("cannot watch \(folder) for edits (\(error)): live reload is off (SIGHUP reloads)")
-            runtime.watchedFolder = nil
+            runtime.setLoopSource(nil, forKey: SceneFileWatch.key)
             return
         }
-        runtime.watchedFolder = (watcher, { [unowned runtime] names in
+        runtime.setLoopSource(SceneFileWatch(watcher: watcher) { [unowned runtime] names in
             guard names.contains(name) else { return }
             reloadSceneFile(config, runtime: runtime, logger: logger)
-        })
+        }, forKey: SceneFileWatch.key)
         logger.info("watching \(file) for edits")
     }
 
@@ -111,5 +112,29 @@ extension Daemon {
                 }
             }
         }, done: done)
+    }
+}
+
+/// The running scene file's folder on the loop: the names of files written or renamed in
+/// are read right after the wait and handed to `changed` (live reload).
+final class SceneFileWatch: LoopSource {
+    /// The key it is registered under (one scene file is watched at a time).
+    static let key = "scene-file-watch"
+    private let watcher: FolderWatcher
+    private let changed: (Set<String>) -> Void
+
+    init(watcher: FolderWatcher, changed: @escaping (Set<String>) -> Void) {
+        self.watcher = watcher
+        self.changed = changed
+    }
+
+    let phase = LoopPhase.woken
+    var wakeDescriptors: [FileDescriptor] { [watcher.descriptor] }
+    func nextDeadline(now: Double) -> Double? { nil }
+
+    func service(now: Double) -> Bool {
+        let names = watcher.drain()
+        if !names.isEmpty { changed(names) }
+        return false
     }
 }

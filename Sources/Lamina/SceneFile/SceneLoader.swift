@@ -1,6 +1,7 @@
 import Dispatch
 import LaminaSystem
 import Synchronization
+import SystemPackage
 
 /// Loads scenes away from the frame loop (issue 26): reading a scene file (the helper process,
 /// up to its time limit) and compiling it run on a queue of their own while the loop keeps
@@ -129,4 +130,16 @@ private final class Handoff: Sendable {
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The loader on the loop: its wake-up descriptor while a load runs; a finished load is
+/// installed right after the wait.
+extension SceneLoader: LoopSource {
+    var phase: LoopPhase { .woken }
+    var wakeDescriptors: [FileDescriptor] { descriptor.map { [FileDescriptor(rawValue: $0)] } ?? [] }
+    func nextDeadline(now: Double) -> Double? { nil }
+    func service(now: Double) -> Bool {
+        collect()
+        return false
+    }
 }

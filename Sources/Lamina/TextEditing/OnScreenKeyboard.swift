@@ -186,7 +186,7 @@ public final class OnScreenKeyboard {
     public func press(_ key: Key) {
         switch key.action {
         case .type(let text):
-            runtime.deliver(.insert(text))
+            runtime.input.deliver(.insert(text))
             if isShifted && page == 0 {
                 isShifted = false
                 buildKeys()
@@ -195,9 +195,9 @@ public final class OnScreenKeyboard {
             isShifted.toggle()
             buildKeys()
         case .backspace:
-            runtime.deliver(.deleteBackward)
+            runtime.input.deliver(.deleteBackward)
         case .commit:
-            runtime.deliver(.commit)
+            runtime.input.deliver(.commit)
         case .page(let next):
             page = next
             isShifted = false

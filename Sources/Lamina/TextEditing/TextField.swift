@@ -71,7 +71,8 @@ public final class TextField {
     public private(set) var isCaretOn = true
     /// How far the text is scrolled left to keep the caret in view, in pixels.
     public private(set) var scrollOffset = 0.0
-    private unowned let runtime: Runtime
+    /// The scene's context: its timers and text focus.
+    private let context: SceneContext
     private var blinkTimer: SceneTimer?
     /// Where a drag started selecting (a character position).
     private var selectionAnchor: Int?
@@ -82,7 +83,7 @@ public final class TextField {
     /// ``dragSelection(_:)`` from its recognizers.
     public init(context: SceneContext, size: Size, text: String = "", maximumLength: Int = 256,
                 style: Style = Style(), handlesTouches: Bool = true) {
-        runtime = context.runtime
+        self.context = context
         self.style = style
         editing = TextEditingState(text: text, maximumLength: maximumLength)
         layer = Layer()
@@ -133,14 +134,14 @@ public final class TextField {
     }
 
     /// True while typing goes into this field.
-    public var isFocused: Bool { runtime.focusedTextField === self }
+    public var isFocused: Bool { context.textFocus.focusedTextField === self }
 
     /// Gives the field focus (the on-screen keyboard slides up) or takes it away.
-    public func focus() { runtime.focus(self) }
+    public func focus() { context.textFocus.focus(self) }
 
     /// Ends editing here if the field has focus (the on-screen keyboard slides away).
     public func resignFocus() {
-        if isFocused { runtime.focus(nil) }
+        if isFocused { context.textFocus.focus(nil) }
     }
 
     /// A tap at `point` (the field's coordinates): focus, and the caret at the nearest
@@ -220,7 +221,7 @@ public final class TextField {
         isCaretOn = true
         blinkTimer?.invalidate()
         guard isFocused else { return }
-        blinkTimer = SceneContext(runtime: runtime).addTimer(interval: Self.blinkInterval, repeats: true) { [unowned self] _ in
+        blinkTimer = context.addTimer(interval: Self.blinkInterval, repeats: true) { [unowned self] _ in
             self.isCaretOn.toggle()
             Transaction.begin()
             Transaction.disableActions = true

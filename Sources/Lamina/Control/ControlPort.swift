@@ -1,37 +1,80 @@
 import FoundationEssentials
 import LaminaRaster
 import LaminaSystem
+import Logging
 import SystemPackage
 
-/// The control socket's commands, carried out between two frames (`docs/control.md`).
-extension Runtime {
+/// The control socket (`docs/control.md`): its server, the screenshots encoded off the loop,
+/// and the commands, carried out between two frames. Serviced right after the loop's wait;
+/// a reply the socket would not take yet, requests left for the next turn and an idle
+/// client's time running out are its deadlines.
+final class ControlPort: LoopSource {
+    private unowned let runtime: Runtime
+    /// The socket's server, when one is open.
+    private(set) var server: ControlServer?
+    /// Encodes screenshots off the loop (real time only).
+    private var screenshots: ScreenshotWriter?
+    /// The last `stats` reply and when it was worked out (replies are at most 0.1 s old).
+    private var statsCache: (time: Double, value: ControlValue)?
+
+    init(runtime: Runtime) {
+        self.runtime = runtime
+    }
+
+    private var clock: MonotonicClock { runtime.clock }
+    private var display: Display { runtime.display }
+
     /// Opens the control socket at `path` (mode 0660; root, this user and `group`'s members
     /// may connect). A socket left there by an earlier run is replaced.
-    public func openControlSocket(path: String, group: UInt32? = nil) throws(Errno) {
-        control = try ControlServer(path: path, group: group, logger: logger)
+    func open(path: String, group: UInt32?) throws(Errno) {
+        server = try ControlServer(path: path, group: group, logger: runtime.logger)
         screenshots = try ScreenshotWriter()
-        logger.info("control socket \(path) (protocol \(ControlServer.protocolVersion))")
+        runtime.logger.info("control socket \(path) (protocol \(ControlServer.protocolVersion))")
     }
 
     /// Closes the control socket and removes its file.
-    public func closeControlSocket() {
+    func close() {
         screenshots?.waitUntilIdle()
         screenshots = nil
-        control = nil
-    }
-
-    /// Answers what clients sent.
-    func handleControl() {
-        guard let control else { return }
-        for shot in screenshots?.takeFinished() ?? [] {
-            control.reply(shot.reply, to: shot.address)
-        }
-        control.service(now: clock.now) { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
+        server = nil
     }
 
     /// Sends an event (`state`, `gesture`, `display`, `scene`) to the clients subscribed to it.
     func publish(_ kind: String, _ fields: [String: ControlValue]) {
-        control?.publish(kind, fields)
+        server?.publish(kind, fields)
+    }
+
+    // MARK: The loop
+
+    let phase = LoopPhase.woken
+
+    var wakeDescriptors: [FileDescriptor] {
+        guard let server else { return [] }
+        var descriptors = server.descriptors.map(FileDescriptor.init(rawValue:))
+        if let screenshots { descriptors.append(FileDescriptor(rawValue: screenshots.wakeup.descriptor)) }
+        return descriptors
+    }
+
+    func nextDeadline(now: Double) -> Double? {
+        guard let server else { return nil }
+        // Requests left for the next turn (the per-turn budget): come back at once.
+        if server.hasPendingInput { return now }
+        var deadline: Double?
+        // A reply the socket would not take yet: try again soon (the loop polls for input only).
+        if server.hasPendingOutput && runtime.loop.isRealTime { deadline = now + 0.02 }
+        // An idle client's time runs out (in real time; a virtual clock checks at each turn).
+        if runtime.loop.isRealTime, let idle = server.nextIdleDeadline { deadline = min(deadline ?? .infinity, idle) }
+        return deadline
+    }
+
+    /// Answers what clients sent.
+    func service(now: Double) -> Bool {
+        guard let server else { return false }
+        for shot in screenshots?.takeFinished() ?? [] {
+            server.reply(shot.reply, to: shot.address)
+        }
+        server.service(now: now) { request, subscribe, address in self.respond(to: request, subscribe: subscribe, address: address) }
+        return false
     }
 
     /// The commands and the fields each takes besides `command` and `id`.
@@ -76,11 +119,11 @@ extension Runtime {
             if let cached = statsCache, clock.now - cached.time < Self.statsInterval {
                 return success(["stats": cached.value])
             }
-            guard let data = try? stats.json(), let value = try? ControlValue.parse(data) else { return failure("stats unavailable") }
+            guard let data = try? runtime.stats.json(), let value = try? ControlValue.parse(data) else { return failure("stats unavailable") }
             statsCache = (clock.now, value)
             return success(["stats": value])
         case "get-bindings":
-            guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
+            guard let scene = runtime.scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
             var values: [String: ControlValue] = [:]
             for (name, value) in scene.bindingValues {
                 switch value {
@@ -93,7 +136,7 @@ extension Runtime {
         case "set-binding":
             return setBinding(request)
         case "go-to-state":
-            guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no states") }
+            guard let scene = runtime.scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no states") }
             guard let state = request["state"]?.string else { return failure("go-to-state needs `state`, a string") }
             guard scene.stateNames.contains(state) else {
                 return failure("no state '\(Escaped(state))' (states: \(scene.stateNames.joined(separator: ", ")))")
@@ -105,23 +148,23 @@ extension Runtime {
                 return failure("switch-scene needs `scene`, a scene's name or a scene file's path")
             }
             guard !name.utf8.contains(0) else { return failure("`scene` holds a NUL character") }
-            guard let onSwitchScene else { return failure("this runtime cannot switch scenes") }
+            guard let onSwitchScene = runtime.hooks.onSwitchScene else { return failure("this runtime cannot switch scenes") }
             // The scene is read and compiled off the loop: the reply comes when it is shown.
             onSwitchScene(name) { [weak self] error in
                 guard let self else { return }
                 if let error {
-                    self.control?.reply(self.failure(error), to: address)
+                    self.server?.reply(self.failure(error), to: address)
                 } else {
                     self.publish("scene", ["scene": .string(name)])
-                    self.control?.reply(self.success(["scene": .string(name)]), to: address)
+                    self.server?.reply(self.success(["scene": .string(name)]), to: address)
                 }
             }
             return nil
         case "reload":
-            guard let onReload else { return failure("no configuration file to reload") }
+            guard let onReload = runtime.hooks.onReload else { return failure("no configuration file to reload") }
             onReload { [weak self] rejection in
                 guard let self else { return }
-                self.control?.reply(rejection.map { self.failure("reload rejected: \($0)") } ?? self.success(), to: address)
+                self.server?.reply(rejection.map { self.failure("reload rejected: \($0)") } ?? self.success(), to: address)
             }
             return nil
         case "blank", "unblank":
@@ -142,19 +185,19 @@ extension Runtime {
             subscribe(kinds)
             return success(["events": .array(kinds.sorted().map(ControlValue.string))])
         case "set-brightness":
-            guard backlight != nil else { return failure("no backlight is configured") }
+            guard runtime.displayPower.backlight != nil else { return failure("no backlight is configured") }
             guard let level = request["level"]?.number, (0...1).contains(level) else {
                 return failure("set-brightness needs `level`, a number from 0 to 1")
             }
-            setBrightness(level)
-            return success(["level": .number(power.brightness)])
+            runtime.displayPower.setBrightness(level)
+            return success(["level": .number(runtime.displayPower.settings.brightness)])
         default:
             return failure("unknown command '\(Escaped(command))'")
         }
     }
 
     private func setBinding(_ request: [String: ControlValue]) -> ControlValue {
-        guard let scene = scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
+        guard let scene = runtime.scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
         guard let name = request["name"]?.string else { return failure("set-binding needs `name`, a string") }
         guard let current = scene.bindingValues[name] else {
             return failure("no binding '\(Escaped(name))' (bindings: \(scene.bindingValues.keys.sorted().joined(separator: ", ")))")
@@ -184,15 +227,15 @@ extension Runtime {
     private func setBlanked(_ blanked: Bool) -> ControlValue {
         if blanked {
             guard !display.isBlanked else { return success(["lit": .bool(false)]) }
-            guard !display.isFlipPending && !isOutputPaused else {
-                blankRequested = true                      // after the flip in flight lands
+            guard !display.isFlipPending && !runtime.output.isPaused else {
+                runtime.displayPower.requestBlank()               // after the flip in flight lands
                 return success(["lit": .bool(false), "pending": .bool(true)])
             }
-            guard blankNow(reason: "over the control socket", status: "control socket") else { return failure("the display could not be blanked") }
+            guard runtime.displayPower.blankNow(reason: "over the control socket", status: "control socket") else { return failure("the display could not be blanked") }
         } else {
-            blankRequested = false
+            runtime.displayPower.cancelBlankRequest()
             guard display.isBlanked else { return success(["lit": .bool(true)]) }
-            guard wakeNow(reason: "over the control socket") else { return failure("the display could not be turned on") }
+            guard runtime.displayPower.wakeNow(reason: "over the control socket") else { return failure("the display could not be turned on") }
         }
         return success(["lit": .bool(!blanked)])
     }
@@ -208,7 +251,7 @@ extension Runtime {
         case .success(let t): target = t
         case .failure(let reason): return failure(reason.text)
         }
-        if loop.isRealTime, let screenshots {
+        if runtime.loop.isRealTime, let screenshots {
             return screenshots.start(display.shadow, to: target, for: address)
                 ? nil : failure("a screenshot is being written; ask again when it is done")
         }
@@ -222,7 +265,7 @@ extension Runtime {
 
     /// Where a screenshot asked for with `field` goes, checked before anything is written.
     func screenshotTarget(_ field: ControlValue?, peer: UnixSocket.Credentials?) -> Result<ScreenshotWriter.Target, ScreenshotRefusal> {
-        let socketFolderPath = control.map { Paths.directory(of: $0.path) }.flatMap { $0.isEmpty ? nil : $0 } ?? "."
+        let socketFolderPath = server.map { Paths.directory(of: $0.path) }.flatMap { $0.isEmpty ? nil : $0 } ?? "."
         let socketFolder = try? OutputFile.Folder(path: socketFolderPath)
         guard let field else {
             guard let socketFolder else { return .failure(.init(text: "cannot open \(socketFolderPath) for the screenshot")) }

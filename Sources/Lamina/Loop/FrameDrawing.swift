@@ -1,0 +1,45 @@
+import LaminaLayers
+import LaminaRaster
+
+/// What a frame is drawn with: the renderer (only what changed), the canvas on the display's
+/// shadow buffer, the colour behind the root layer, and, when set, the recorder that receives
+/// every presented frame and the clock its drawing is timed on.
+struct FrameDrawing {
+    /// Draws the presentation tree, only what changed.
+    let renderer = Renderer()
+    /// The shadow buffer's canvas (a new one when a hotplug brings a new buffer).
+    var canvas: Canvas
+    /// The colour behind the root layer.
+    var background: Color
+    /// Receives every presented frame when set.
+    var recorder: FrameRecorder?
+    /// When set, each frame's drawing and presenting are timed on it (benchmarks, the daemon).
+    var timingClock: MonotonicClock?
+    /// Receives each timed frame's drawing and present times in seconds.
+    var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)?
+    /// Seconds before the vblank a frame starts inside the repaint window; nil measures it.
+    var repaintBudget: Double?
+
+    init(canvas: Canvas, background: Color) {
+        self.canvas = canvas
+        self.background = background
+    }
+
+    /// Draws what changed in `tree`'s presentation into the canvas; the damaged rectangle,
+    /// nil when nothing was drawn.
+    func draw(_ tree: LayerTree) -> PixelRect? {
+        guard let presentation = tree.root.presentation() else { return nil }
+        return renderer.renderDamage(presentation, into: canvas, background: background)
+    }
+}
+
+/// What the daemon does when the runtime is asked to reload, switch scenes or report its
+/// stats (by a signal or the control socket); nil: the runtime cannot.
+struct RuntimeHooks {
+    /// Reloads the configuration and calls `done` on the loop with why it was rejected.
+    var onReload: ((_ done: @escaping (String?) -> Void) -> Void)?
+    /// Switches to a scene by name or file and calls `done` on the loop with why it could not.
+    var onSwitchScene: ((_ scene: String, _ done: @escaping (String?) -> Void) -> Void)?
+    /// Reports the stats (SIGUSR1); by default the runtime logs them.
+    var onStatsRequest: (() -> Void)?
+}
