@@ -71,7 +71,8 @@ let package = Package(
             dependencies: ["LaminaSceneSyntax", .product(name: "Yams", package: "Yams")]),
         // Scene files written from the format's own tables, for the fuzzer and property tests.
         .target(name: "LaminaSceneGenerator", dependencies: ["Lamina", "LaminaSceneSyntax"]),
-        .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML", "LaminaSystem"]),
+        .executableTarget(name: "lamina-scene", dependencies: ["LaminaSceneSyntax", "LaminaSceneYAML", "LaminaSystem",
+                                                             .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "LaminaLayers", dependencies: ["LaminaGeometry", "LaminaRaster", "LaminaAnimation"]),
         .target(
             name: "LaminaDisplay",

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import LaminaSystem
 import Logging
 
 /// Log lines for the systemd journal: each line on standard error starts with the syslog
@@ -44,6 +42,6 @@ public struct JournalLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let bytes = Array(Self.line(level: event.level, message: event.message, metadata: merged).utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }      // one write per line
+        StandardError.write(bytes: bytes)                               // one write per line
     }
 }

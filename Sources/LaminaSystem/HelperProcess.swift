@@ -27,39 +27,10 @@ public enum HelperProcess {
     public static func run(_ executable: String, _ arguments: [String], outputLimit: Int,
                            timeout: Double) throws(Errno) -> Outcome {
         let child = try SpawnedProcess(executable, arguments)
-        var outcome = Outcome(status: 0, output: [], errorOutput: [], exceededLimits: false)
-        var fds = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: child.errorOutput, events: Int16(POLLIN), revents: 0)]
-        let clock = SystemClock()
-        let deadline = clock.now + timeout
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while fds.contains(where: { $0.fd >= 0 }) {
-            let left = deadline - clock.now
-            if left <= 0 {
-                outcome.exceededLimits = true
-                break
-            }
-            if poll(&fds, 2, Int32(min(left * 1000 + 1, 60_000))) < 0 && errno != EINTR { break }
-            for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
-                let n = read(fds[i].fd, &buffer, buffer.count)
-                if n > 0 {
-                    if i == 0 {
-                        outcome.output += buffer[0..<n].prefix(max(0, outputLimit - outcome.output.count))
-                        if outcome.output.count >= outputLimit { outcome.exceededLimits = true }
-                    } else {
-                        outcome.errorOutput += buffer[0..<n].prefix(max(0, 4096 - outcome.errorOutput.count))
-                    }
-                } else if n == 0 || errno != EINTR {
-                    close(fds[i].fd)
-                    fds[i].fd = -1
-                }
-            }
-            if outcome.exceededLimits { break }
-        }
-        for fd in fds where fd.fd >= 0 { close(fd.fd) }
-        if outcome.exceededLimits { child.signal(SIGKILL) }
-        outcome.status = child.wait()
-        return outcome
+        let collected = child.collectOutput(outputLimit: outputLimit, errorLimit: 4096, timeout: timeout)
+        if collected.exceededLimits { child.signal(SIGKILL) }
+        return Outcome(status: child.wait(), output: collected.output, errorOutput: collected.errorOutput,
+                       exceededLimits: collected.exceededLimits)
     }
 
     /// The folder of the running program (`/proc/self/exe`'s), where its helpers are installed.

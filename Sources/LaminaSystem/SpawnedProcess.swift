@@ -56,6 +56,49 @@ public struct SpawnedProcess: Sendable {
         errorOutput = errPipe[0]
     }
 
+    /// Reads the child's standard output and error until both end, at most `outputLimit` and
+    /// `errorLimit` bytes of each kept, or until `timeout` seconds pass (then, or when the
+    /// output passes its limit, `exceededLimits` is true and the caller decides the child's
+    /// fate). Both pipes are closed when it returns.
+    public func collectOutput(outputLimit: Int = .max, errorLimit: Int = .max,
+                              timeout: Double? = nil) -> (output: [UInt8], errorOutput: [UInt8], exceededLimits: Bool) {
+        var output: [UInt8] = [], errorOutput: [UInt8] = [], exceeded = false
+        var fds = [pollfd(fd: self.output, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: self.errorOutput, events: Int16(POLLIN), revents: 0)]
+        let clock = SystemClock()
+        let deadline = timeout.map { clock.now + $0 }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }) {
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline - clock.now
+                if left <= 0 {
+                    exceeded = true
+                    break
+                }
+                wait = Int32(min(left * 1000 + 1, 60_000))
+            }
+            if poll(&fds, 2, wait) < 0 && errno != EINTR { break }
+            for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = read(fds[i].fd, &buffer, buffer.count)
+                if n > 0 {
+                    if i == 0 {
+                        output += buffer[0..<n].prefix(max(0, outputLimit - output.count))
+                        if output.count >= outputLimit { exceeded = true }
+                    } else {
+                        errorOutput += buffer[0..<n].prefix(max(0, errorLimit - errorOutput.count))
+                    }
+                } else if n == 0 || errno != EINTR {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                }
+            }
+            if exceeded { break }
+        }
+        for fd in fds where fd.fd >= 0 { close(fd.fd) }
+        return (output, errorOutput, exceeded)
+    }
+
     /// Sends `signal` to the child.
     public func signal(_ signal: Int32) {
         kill(pid, signal)

@@ -108,6 +108,38 @@ public struct UnixSocket: Sendable {
         return UnixSocket(fd)
     }
 
+    /// A non-blocking datagram socket bound at `path` (a stand-in for systemd's notify socket
+    /// in tests); `removeFile(at:)` takes the path away after `close()`.
+    public static func bindDatagram(path: String) throws(Errno) -> UnixSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Errno(rawValue: errno) }
+        let bound: Int32
+        do {
+            bound = try withAddress(path) { bind(fd, $0, $1) }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        guard bound == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw Errno(rawValue: e)
+        }
+        return UnixSocket(fd)
+    }
+
+    /// Removes the socket file at `path` (nothing when there is none).
+    public static func removeFile(at path: String) {
+        unlink(path)
+    }
+
+    /// Waits up to `seconds` for something to read; true when there is.
+    public func waitUntilReadable(seconds: Double) -> Bool {
+        var pending = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let result = poll(&pending, 1, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
+        return result > 0
+    }
+
     /// The next waiting connection, non-blocking; nil when none waits.
     public func accept() throws(Errno) -> UnixSocket? {
         let fd = lamina_accept_nonblocking(descriptor)

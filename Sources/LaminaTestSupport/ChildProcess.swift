@@ -28,24 +28,8 @@ public final class ChildProcess {
     /// Reads both streams to their end, then reaps the child: its exit status (or 128 +
     /// the signal that killed it) and what it wrote.
     public func finish() -> (status: Int32, stdout: String, stderr: String) {
-        var out = Data(), err = Data()
-        var fds = [pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: process.errorOutput, events: Int16(POLLIN), revents: 0)]
-        var open = 2
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while open > 0 {
-            if poll(&fds, 2, -1) < 0 && errno != EINTR { break }
-            for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
-                let n = read(fds[i].fd, &buffer, buffer.count)
-                if n > 0 {
-                    if i == 0 { out.append(contentsOf: buffer[0..<n]) } else { err.append(contentsOf: buffer[0..<n]) }
-                } else if n == 0 || errno != EINTR {
-                    close(fds[i].fd)
-                    fds[i].fd = -1
-                    open -= 1
-                }
-            }
-        }
-        return (process.wait(), String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let collected = process.collectOutput()
+        return (process.wait(), String(decoding: collected.output, as: UTF8.self),
+                String(decoding: collected.errorOutput, as: UTF8.self))
     }
 }

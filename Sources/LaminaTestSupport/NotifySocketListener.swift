@@ -1,39 +1,27 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import LaminaSystem
 
 /// A bound datagram socket standing in for systemd's notify socket (`NOTIFY_SOCKET`).
 public final class NotifySocketListener {
-    public let fd: Int32
+    private let socket: UnixSocket
+    public var fd: Int32 { socket.descriptor }
     public let path: String
 
     public init() throws {
         path = NSTemporaryDirectory() + "lamina-notify-\(UUID().uuidString.prefix(8))"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard status == 0 else { throw POSIXError(.EADDRINUSE) }
+        socket = try UnixSocket.bindDatagram(path: path)
     }
 
     deinit {
-        close(fd)
-        unlink(path)
+        socket.close()
+        UnixSocket.removeFile(at: path)
     }
 
     /// Every datagram waiting, without blocking.
     public func messages() -> [String] {
         var out: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if n <= 0 { break }
+        while case .moved(let n) = socket.receive(into: &buffer) {
             out.append(String(decoding: buffer[0..<n], as: UTF8.self))
         }
         return out
@@ -44,8 +32,7 @@ public final class NotifySocketListener {
     public func wait(for text: String, limit: Double) -> Bool {
         let end = Date().addingTimeInterval(limit)
         while Date() < end {
-            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&pending, 1, Int32(max(1, end.timeIntervalSinceNow * 1000)))
+            _ = socket.waitUntilReadable(seconds: max(0.001, end.timeIntervalSinceNow))
             if messages().contains(where: { $0.contains(text) }) { return true }
         }
         return false

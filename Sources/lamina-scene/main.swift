@@ -11,39 +11,24 @@ import Glibc
 import LaminaSceneSyntax
 import LaminaSceneYAML
 import LaminaSystem
-
-func limit(_ resource: Int32, _ value: rlim_t) {
-    var bound = rlimit(rlim_cur: value, rlim_max: value)
-    _ = setrlimit(__rlimit_resource_t(UInt32(resource)), &bound)
-}
-
-/// Writes all of `bytes` to descriptor `fd`.
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
-}
+import SystemPackage
 
 func emit(_ result: SceneReadResult, status: Int32) -> Never {
-    if let data = try? JSONEncoder().encode(result) { writeAll(1, Array(data) + [0x0A]) }
+    if let data = try? JSONEncoder().encode(result) { _ = try? FileDescriptor.standardOutput.writeAll(Array(data) + [0x0A]) }
     exit(status)
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2, !arguments[1].hasPrefix("-") else {
-    writeAll(2, Array("usage: lamina-scene FILE (prints the scene file's tree as JSON)\n".utf8))
+    StandardError.write("usage: lamina-scene FILE (prints the scene file's tree as JSON)\n")
     exit(64)
 }
 // AddressSanitizer (the sanitizer run's build) reserves terabytes of shadow address space at
 // start, so an address-space limit would stop it before it reads anything.
 if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
-    limit(Int32(RLIMIT_AS.rawValue), 1 << 30)
+    try? ResourceLimit.addressSpace.set(1 << 30)
 }
-limit(Int32(RLIMIT_CPU.rawValue), 10)
+try? ResourceLimit.cpuSeconds.set(10)
 
 let path = arguments[1]
 // Read as every input is (InputFile): opened non-blocking, a regular file only, so a FIFO or

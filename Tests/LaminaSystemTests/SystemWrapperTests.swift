@@ -99,4 +99,34 @@ struct SystemWrapperTests {
         let after = ProcessCPUTime.seconds
         #expect(x > 0 && after > before)
     }
+
+    @Test("a child's output is collected from both pipes, each cut at its limit, the output's limit reported")
+    func collectOutput() throws {
+        let child = try SpawnedProcess("/bin/sh", ["-c", "printf 'out put'; printf 'error' >&2"])
+        let all = child.collectOutput()
+        #expect(child.wait() == 0)
+        #expect(all.output == Array("out put".utf8) && all.errorOutput == Array("error".utf8) && !all.exceededLimits)
+
+        let chatty = try SpawnedProcess("/bin/sh", ["-c", "printf 'abcdefgh'; printf 'ERRORS' >&2"])
+        let cut = chatty.collectOutput(outputLimit: 3, errorLimit: 2)
+        chatty.signal(SIGKILL)
+        _ = chatty.wait()
+        #expect(cut.output == Array("abc".utf8) && cut.exceededLimits)
+    }
+
+    @Test("a bound datagram socket receives what sendDatagram sends to its path, and nothing blocks when empty")
+    func datagramRoundTrip() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/notify"
+        let socket = try UnixSocket.bindDatagram(path: path)
+        defer { socket.close(); UnixSocket.removeFile(at: path) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(socket.receive(into: &buffer) == .wouldBlock)
+        #expect(!socket.waitUntilReadable(seconds: 0))
+        #expect(UnixSocket.sendDatagram(Array("READY=1".utf8), to: Array(path.utf8)))
+        #expect(socket.waitUntilReadable(seconds: 5))
+        #expect(socket.receive(into: &buffer) == .moved(7) && buffer.prefix(7) == Array("READY=1".utf8)[...])
+        #expect(throws: Errno.fileNameTooLong) { try UnixSocket.bindDatagram(path: String(repeating: "x", count: 200)) }
+    }
 }
