@@ -188,6 +188,23 @@ public enum Daemon {
         return keyboard
     }
 
+    /// What the configuration says about drawing and power: timing, the repaint window,
+    /// blanking, dimming, the backlight and the rotation (the panel's own orientation added).
+    static func applyDisplaySettings(_ config: LaminaConfig, to runtime: Runtime, onDummy: Bool, logger: Logger) {
+        runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
+        // In real time, frames start as late before the vblank as drawing allows; a virtual
+        // clock keeps them at the vblank, so its runs do not depend on the host's speed.
+        runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
+        runtime.blankAfter = config.blankAfter
+        runtime.power = config.power
+        runtime.backlight = openBacklight(config.backlight, onDummy: onDummy, logger: logger)
+        runtime.setBrightness(config.power.brightness)
+        runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: runtime.display.connector.panelOrientation)
+        if let panel = runtime.display.connector.panelOrientation, panel != .normal {
+            logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")
+        }
+    }
+
     /// Runs the daemon until its stop condition. Config and script errors throw before
     /// anything is opened.
     public static func run(_ options: DaemonOptions, catalog: SceneRegistry, logger: Logger) throws -> RunSummary {
@@ -222,18 +239,7 @@ public enum Daemon {
 
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
-        runtime.timingClock = SystemClock()                    // drawing time is CPU time, even on a virtual clock
-        // In real time, frames start as late before the vblank as drawing allows; a virtual
-        // clock keeps them at the vblank, so its runs do not depend on the host's speed.
-        runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
-        runtime.blankAfter = config.blankAfter
-        runtime.power = config.power
-        runtime.backlight = openBacklight(config.backlight, onDummy: backend.isDummy, logger: logger)
-        runtime.setBrightness(config.power.brightness)
-        runtime.rotation = Runtime.effectiveRotation(configured: config.rotation, panel: display.connector.panelOrientation)
-        if let panel = display.connector.panelOrientation, panel != .normal {
-            logger.info("panel orientation \(panel.rawValue): drawing at \(runtime.rotation)° (configured \(config.rotation)°)")
-        }
+        applyDisplaySettings(config, to: runtime, onDummy: backend.isDummy, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         if let session = options.calibration {
@@ -267,73 +273,10 @@ public enum Daemon {
             logger.critical("cannot watch signals (\(error)): stopping, as SIGTERM could not stop the display cleanly")
             throw error
         }
-        var running = config
-        var keepsScene = options.scene != nil
-        if options.calibration != nil {
-            // SIGHUP would install the configured scene over the wizard's.
-        } else if let path = config.path {
-            // The file is read and checked off the loop; what it says is applied on the loop,
-            // to what runs then. Reloads asked for while one waits share it.
-            runtime.onReload = { [unowned runtime] done in
-                runtime.sceneLoader.request("reload", prepare: {
-                    {
-                        let result = Result { () throws(ConfigError) in try checked(path: path, catalog: catalog) }
-                        return {
-                            let outcome = applyReload(result, path: path, running: running, runtime: runtime, catalog: catalog,
-                                                      keepsScene: keepsScene, logger: logger)
-                            running = outcome.config
-                            return outcome.rejection
-                        }
-                    }
-                }, done: done)
-            }
-        } else if config.sceneFile != nil {
-            // No config file: SIGHUP reads the scene file again.
-            runtime.onReload = { [unowned runtime] done in reloadSceneFile(running, runtime: runtime, logger: logger, done: done) }
-        }
-        // The control socket's switch-scene: like --scene, it stays the scene across reloads.
-        runtime.onSwitchScene = { [unowned runtime] name, done in
-            var next = running
-            if SceneFiles.isFile(name) {
-                let folder = config.path.map(Paths.directory(of:)) ?? ""
-                next.sceneFile = name.hasPrefix("/") || folder.isEmpty ? name : Paths.joined(folder, name)
-                next.scene = FileScene.name
-            } else {
-                guard catalog.sceneNames.contains(name) else {
-                    return done("'\(Escaped(name))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", "))); a scene file ends in .yaml")
-                }
-                next.scene = name
-                next.sceneFile = nil
-            }
-            // A scene file is read and compiled off the loop; the switch happens when it is ready.
-            let target = next
-            runtime.sceneLoader.request("switch-scene \(target.sceneDescription)", prepare: {
-                sceneLoad(target, catalog: catalog, in: runtime) {
-                    watchSceneFile(target, runtime: runtime, logger: logger)
-                    running = target
-                    keepsScene = true
-                    logger.notice("scene switched to \(target.sceneDescription) over the control socket")
-                }
-            }, done: done)
-        }
-        // The screensaver replaces the scene after idle; a touch brings the scene back, a file
-        // scene's bindings as they were.
-        var savedBindings: [String: BindingValue] = [:]
-        runtime.onScreensaver = { [unowned runtime] show in
-            guard let saver = running.screensaver else { return }
-            var target = running
-            if show {
-                savedBindings = (runtime.scene as? any ControllableScene)?.bindingValues ?? [:]
-                target.sceneFile = SceneFiles.isFile(saver) ? saver : nil
-                target.scene = SceneFiles.isFile(saver) ? FileScene.name : saver
-            }
-            let kept = show ? [:] : savedBindings
-            runtime.sceneLoader.request(show ? "screensaver" : "scene after screensaver", prepare: {
-                sceneLoad(target, catalog: catalog, keeping: kept, in: runtime)
-            }, done: { error in
-                if let error { logger.error("cannot show \(show ? "the screensaver" : "the scene") \(target.sceneDescription): \(error)") }
-            })
-        }
+        // Reloads, scene switches and the screensaver: the session keeps what they change.
+        let session = DaemonSession(runtime: runtime, config: config, keepsScene: options.scene != nil,
+                                    catalog: catalog, logger: logger)
+        session.attach(calibrating: options.calibration != nil)
         if let socket = config.controlSocketPath(environment: ProcessInfo.processInfo.environment) {
             let group = UnixSocket.groupID(named: config.controlGroup)
             if group == nil { logger.info("control socket: no group '\(config.controlGroup)': only root and this user may connect") }
@@ -358,12 +301,19 @@ public enum Daemon {
         let exitAfter = config.exitAfter ?? script?.endTime
         let reason = runtime.run(exitAfter: exitAfter, untilSettled: backend.isDummy && exitAfter == nil)
         notifier.notify("STOPPING=1")
+        return try summarize(reason, runtime: runtime, recorder: recorder, statsJSON: options.statsJSON, logger: logger)
+    }
+
+    /// The run's summary, logged; the stats written where `--stats-json` says; the recorder's
+    /// contact sheet finished.
+    static func summarize(_ reason: Runtime.StopReason, runtime: Runtime, recorder: FrameRecorder?, statsJSON: String?,
+                          logger: Logger) throws -> RunSummary {
         let sheet = try recorder?.finish()
         let stats = runtime.stats
-        let summary = RunSummary(stopReason: reason, frames: runtime.renderedFrames, missedVBlanks: display.missedVBlanks,
+        let summary = RunSummary(stopReason: reason, frames: runtime.renderedFrames, missedVBlanks: runtime.display.missedVBlanks,
                                  failedFlips: runtime.failedFlips, contactSheet: sheet, stats: stats)
         logger.info("stopped (\(reason.rawValue)): \(stats.summary)")
-        if let path = options.statsJSON {
+        if let path = statsJSON {
             do {
                 try stats.json().write(to: URL(fileURLWithPath: path))
             } catch {
