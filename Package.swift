@@ -138,6 +138,12 @@ let package = Package(
         .testTarget(
             name: "LaminaInputTests", dependencies: ["LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
+        .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),
+        .testTarget(name: "LaminaSceneYAMLTests", dependencies: ["LaminaSceneYAML", "LaminaSceneSyntax"]),
+        .testTarget(name: "LaminaScenesTests", dependencies: ["LaminaScenes", "Lamina", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaToolsTests", dependencies: ["LaminaTools", "Lamina", "LaminaAnimation"]),
+        .testTarget(name: "LaminaSceneGeneratorTests", dependencies: ["LaminaSceneGenerator", "Lamina"]),
         .testTarget(
             name: "LaminaTests",
             dependencies: [

@@ -10,7 +10,8 @@ import Testing
 struct SceneFileGeneratorTests {
     @Test("300 generated files: each accepted one is within the documented budget, builds and draws three frames; some are accepted, some refused")
     func generated() throws {
-        let folder = try SceneFileFixture.folder()
+        let folder = NSTemporaryDirectory() + "lamina-generated-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try ImageFixtures.make(in: folder)
         let runtime = try Runtime.headless(width: 160, height: 120)
