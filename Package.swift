@@ -81,16 +81,29 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .target(name: "LaminaInput", dependencies: ["LaminaGeometry", "LaminaLayers", "LaminaSystem", "CInput", "CXKBCommon"]),
+        // The loop and everything it drives: scenes, the parts (input and focus, output,
+        // power, systemd, the control socket), text fields, the pointer, telemetry.
+        .target(
+            name: "LaminaRuntime",
+            dependencies: [
+                "LaminaGeometry", "LaminaSystem", "LaminaPixels", "LaminaRaster", "LaminaAnimation",
+                "LaminaDisplay", "LaminaInput", "LaminaLayers", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        // The one module an app imports: the runtime re-exported, scene files, the daemon
+        // (configuration, console and VT, systemd), calibration and `LaminaApp`.
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaGeometry", "LaminaSystem", "LaminaPixels", "LaminaRaster", "LaminaAnimation",
+                "LaminaRuntime",
+                "LaminaGeometry", "LaminaSystem", "LaminaRaster", "LaminaAnimation",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .target(name: "LaminaScenes", dependencies: ["Lamina"]),
         // What only the command line uses (`lamina curve`, `lamina probe`): kept out of the
@@ -138,6 +151,7 @@ let package = Package(
         .testTarget(
             name: "LaminaInputTests", dependencies: ["LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),
         .testTarget(name: "LaminaSceneYAMLTests", dependencies: ["LaminaSceneYAML", "LaminaSceneSyntax"]),
@@ -147,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
+                "Lamina", "LaminaRuntime", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
                 "LaminaAnimation", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels",
                 "LaminaRaster", "LaminaSceneSyntax", "LaminaSystem",
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -94,7 +94,7 @@ extension Daemon {
         if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
             != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
             runtime.keyboard = try? makeKeyboard(next)
-            runtime.input.dropOnScreenKeyboard()                     // relabelled from the new layout when next shown
+            runtime.relabelOnScreenKeyboard()                     // relabelled from the new layout when next shown
         }
         runtime.keyboard?.repeatDelay = next.repeatDelay
         runtime.keyboard?.repeatRate = next.repeatRate

@@ -3,6 +3,7 @@
 // are re-exported here on purpose so an app sees layers, animations, geometry, colours,
 // paths, images, text, gestures and display links through this module.
 @_exported import LaminaAnimation
+@_exported import LaminaRuntime
 @_exported import LaminaDisplay
 @_exported import LaminaGeometry
 @_exported import LaminaInput

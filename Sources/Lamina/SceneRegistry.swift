@@ -60,16 +60,3 @@ public struct SceneRegistry {
                     reason: "unknown scene '\(Escaped(name))' (known: \(sceneNames.joined(separator: ", ")))")
     }
 }
-
-/// A scene's `init` failed with something other than a configuration error: the daemon
-/// stops with `EX_SOFTWARE` (70), naming the scene.
-public struct SceneStartError: Error, CustomStringConvertible {
-    /// The exit status of a scene that fails to start (`EX_SOFTWARE`).
-    public static let exitStatus: Int32 = 70
-    /// The scene's name.
-    public var scene: String
-    /// What its initializer threw.
-    public var underlying: any Error
-
-    public var description: String { "scene \(scene) could not start: \(underlying)" }
-}

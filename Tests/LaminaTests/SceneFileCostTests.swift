@@ -1,5 +1,6 @@
 import Foundation
 @testable import Lamina
+@testable import LaminaRuntime
 @testable import LaminaRaster
 import LaminaSceneGenerator
 import LaminaSceneSyntax

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+@testable import LaminaRuntime
 import Testing
 
 /// `docs/scene-files.md` stays true: its complete example compiles, and it names every

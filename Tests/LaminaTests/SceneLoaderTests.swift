@@ -1,5 +1,6 @@
 import Foundation
 @testable import Lamina
+@testable import LaminaRuntime
 import LaminaSystem
 import LaminaTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Lamina
+@testable import LaminaRuntime
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput

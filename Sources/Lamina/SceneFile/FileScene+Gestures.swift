@@ -24,7 +24,7 @@ extension FileScene {
         case .pan(let drag, let animator, let mode):
             context.addGestureRecognizer(PanGestureRecognizer { [unowned self] pan in
                 if pan.state == .began {
-                    self.context.runtime.publish("gesture", ["gesture": .string("pan"), "layer": .string(gesture.layer)])
+                    self.context.publish("gesture", ["gesture": .string("pan"), "layer": .string(gesture.layer)])
                 }
                 if drag { self.drag(layer, pan) }
                 guard let animator else { return }
@@ -37,7 +37,7 @@ extension FileScene {
     }
 
     private func perform(_ action: GestureAction?, _ gesture: GestureSpec) {
-        context.runtime.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)])
+        context.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)])
         switch action {
         case .goTo(let state)?: go(toState: state)
         case .toggle(let a, let b)?: go(toState: currentState == a ? b : a)

@@ -35,7 +35,7 @@ public final class FileScene: ControllableScene {
     public internal(set) var currentState: String? {
         didSet {
             if currentState != oldValue {
-                context.runtime.publish("state", ["state": currentState.map(ControlValue.string) ?? .null])
+                context.publish("state", ["state": currentState.map(ControlValue.string) ?? .null])
             }
         }
     }

@@ -4,7 +4,7 @@ import SystemPackage
 /// register with their selector): the descriptors whose input wakes the loop, when the part
 /// next needs a turn, and what it does when the turn comes. A new timed feature is one
 /// `Runtime.register(_:)`, not an edit to the loop.
-protocol LoopSource: AnyObject {
+package protocol LoopSource: AnyObject {
     /// When in a turn the source is serviced.
     var phase: LoopPhase { get }
     /// Descriptors that wake the loop when readable (none for a purely timed source).
@@ -16,11 +16,11 @@ protocol LoopSource: AnyObject {
 }
 
 extension LoopSource {
-    var wakeDescriptors: [FileDescriptor] { [] }
+    package var wakeDescriptors: [FileDescriptor] { [] }
 }
 
 /// The points in a turn of the loop where registered sources are serviced, in order.
-enum LoopPhase: Int, CaseIterable, Comparable {
+package enum LoopPhase: Int, CaseIterable, Comparable {
     /// Right after the wait, before any input: signals, finished scene loads, written
     /// files, control requests.
     case woken
@@ -32,7 +32,7 @@ enum LoopPhase: Int, CaseIterable, Comparable {
     /// After the frame: the systemd watchdog.
     case end
 
-    static func < (lhs: LoopPhase, rhs: LoopPhase) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LoopPhase, rhs: LoopPhase) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The registered sources, serviced phase by phase in the order they registered.

@@ -170,7 +170,7 @@ public final class Runtime {
 
     /// Makes `source` the one registered on the loop under `key`, replacing the one before
     /// (nil: none): a plug-in's descriptor or deadline, such as a watched scene file.
-    func setLoopSource(_ source: (any LoopSource)?, forKey key: String) {
+    package func setLoopSource(_ source: (any LoopSource)?, forKey key: String) {
         sources.set(source, forKey: key)
     }
 

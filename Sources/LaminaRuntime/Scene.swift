@@ -79,3 +79,16 @@ public struct NoSettings: SceneSettings, Sendable {
         try table.rejectUnknownKeys()
     }
 }
+
+/// A scene's `init` failed with something other than a configuration error: the daemon
+/// stops with `EX_SOFTWARE` (70), naming the scene.
+public struct SceneStartError: Error, CustomStringConvertible {
+    /// The exit status of a scene that fails to start (`EX_SOFTWARE`).
+    public static let exitStatus: Int32 = 70
+    /// The scene's name.
+    public var scene: String
+    /// What its initializer threw.
+    public var underlying: any Error
+
+    public var description: String { "scene \(scene) could not start: \(underlying)" }
+}

@@ -1,4 +1,5 @@
 @testable import Lamina
+@testable import LaminaRuntime
 import Testing
 
 /// The frame scheduler's decisions after a vblank, on a 60 Hz frame (16.667 ms).

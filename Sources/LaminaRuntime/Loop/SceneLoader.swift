@@ -135,10 +135,10 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 /// The loader on the loop: its wake-up descriptor while a load runs; a finished load is
 /// installed right after the wait.
 extension SceneLoader: LoopSource {
-    var phase: LoopPhase { .woken }
-    var wakeDescriptors: [FileDescriptor] { descriptor.map { [FileDescriptor(rawValue: $0)] } ?? [] }
-    func nextDeadline(now: Double) -> Double? { nil }
-    func service(now: Double) -> Bool {
+    package var phase: LoopPhase { .woken }
+    package var wakeDescriptors: [FileDescriptor] { descriptor.map { [FileDescriptor(rawValue: $0)] } ?? [] }
+    package func nextDeadline(now: Double) -> Double? { nil }
+    package func service(now: Double) -> Bool {
         collect()
         return false
     }

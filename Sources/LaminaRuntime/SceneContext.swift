@@ -13,6 +13,12 @@ public final class SceneContext {
         self.runtime = runtime
     }
 
+    /// Sends an event to the control socket's clients subscribed to `kind` (a scene file's
+    /// states and gestures).
+    package func publish(_ kind: String, _ fields: [String: ControlValue]) {
+        runtime.publish(kind, fields)
+    }
+
     /// Which text field typing goes into, and the on-screen keyboard that follows it (for
     /// the text fields built in this context).
     var textFocus: InputFocus { runtime.input }

@@ -27,7 +27,7 @@ public final class VTSwitching: VTSwitchAcknowledging {
     /// Puts the VT at `path` in `VT_PROCESS` mode; the failure says why (not a VT, or not
     /// allowed: the VT must be the controlling terminal or the process needs
     /// `CAP_SYS_TTY_CONFIG`).
-    static func take(path: String) -> Result<VTSwitching, SystemCallError> {
+    package static func take(path: String) -> Result<VTSwitching, SystemCallError> {
         do throws(SystemCallError) {
             let terminal = try VirtualTerminal(path: path)
             try terminal.setSwitchingMode(processSignal: signal)
@@ -53,7 +53,7 @@ public final class VTSwitching: VTSwitchAcknowledging {
     }
 
     /// Back to `VT_AUTO`: the kernel switches without asking. Safe to call twice.
-    func restore() {
+    package func restore() {
         guard !restored else { return }
         restored = true
         try? terminal.setSwitchingMode(processSignal: nil)

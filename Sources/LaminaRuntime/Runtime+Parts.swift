@@ -53,6 +53,12 @@ extension Runtime {
 
     // MARK: Keys, text, focus and the pointer
 
+    /// Forgets the on-screen keyboard so the next focus builds it again from `keyboard` (a
+    /// reload changed the layout).
+    package func relabelOnScreenKeyboard() {
+        input.dropOnScreenKeyboard()
+    }
+
     /// Receives every key press and release from libinput.
     public var keyHandler: ((KeyEvent) -> Void)? {
         get { input.keyHandler }

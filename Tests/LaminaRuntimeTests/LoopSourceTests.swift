@@ -1,8 +1,5 @@
 @testable import Lamina
-import LaminaGeometry
-import LaminaInput
-import LaminaLayers
-import SystemPackage
+@testable import LaminaRuntime
 import Testing
 
 /// A timed source that counts its turns: due every `period` seconds from `start`.

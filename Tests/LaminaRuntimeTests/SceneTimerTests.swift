@@ -1,5 +1,5 @@
 import Lamina
-import LaminaDisplay
+@testable import LaminaRuntime
 import LaminaTestSupport
 import Testing
 
