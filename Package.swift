@@ -99,7 +99,7 @@ let package = Package(
             name: "Lamina",
             dependencies: [
                 "LaminaRuntime",
-                "LaminaGeometry", "LaminaSystem", "LaminaRaster", "LaminaAnimation",
+                "LaminaGeometry", "LaminaSystem", "LaminaRaster",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -90,12 +90,20 @@ public struct UnixSocket: Sendable {
     /// A connection to the listener at `path`: blocking (`lamina ctl`), or not (a client in
     /// the same thread as the daemon's loop: the tests).
     public static func connect(path: String, nonBlocking: Bool = false) throws(Errno) -> UnixSocket {
-        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
-        let fd = socket(AF_UNIX, flags, 0)
+        try addressed(Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0), path: path) {
+            Glibc.connect($0, $1, $2)
+        }
+    }
+
+    /// A new socket of `type` (close-on-exec) given to `call` with `path`'s address: bound or
+    /// connected there; closed again when `call` fails.
+    private static func addressed(_ type: Int32, path: String,
+                                  _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws(Errno) -> UnixSocket {
+        let fd = socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Errno(rawValue: errno) }
         let status: Int32
         do {
-            status = try withAddress(path) { Glibc.connect(fd, $0, $1) }
+            status = try withAddress(path) { call(fd, $0, $1) }
         } catch {
             Glibc.close(fd)
             throw error
@@ -111,21 +119,7 @@ public struct UnixSocket: Sendable {
     /// A non-blocking datagram socket bound at `path` (a stand-in for systemd's notify socket
     /// in tests); `removeFile(at:)` takes the path away after `close()`.
     public static func bindDatagram(path: String) throws(Errno) -> UnixSocket {
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Errno(rawValue: errno) }
-        let bound: Int32
-        do {
-            bound = try withAddress(path) { bind(fd, $0, $1) }
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
-        guard bound == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw Errno(rawValue: e)
-        }
-        return UnixSocket(fd)
+        try addressed(Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), path: path) { bind($0, $1, $2) }
     }
 
     /// Removes the socket file at `path` (nothing when there is none).
