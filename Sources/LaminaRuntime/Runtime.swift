@@ -45,7 +45,7 @@ public final class Runtime {
     /// Why the run is to end, once something asked it to (a signal, the scene).
     private var stopReason: StopReason?
 
-    // The parts, each owning its state (architecture.md, "What the runtime and the layers are made of").
+    // The parts, each owning its state (architecture.md: the table of the runtime's parts).
     /// The scene's timers, fired in the input phase.
     let timers = SceneTimers()
     /// Keys and text, focus, the on-screen keyboard and the pointer.
