@@ -77,7 +77,7 @@ public struct LaminaConfig {
     public var scene = ""
     /// A scene file to run instead of a built-in scene (`[run] scene` or `--scene` naming a
     /// `.yaml` file or a path; resolved against the config file's folder). `scene` is then
-    /// `FileScene.name`.
+    /// `SceneFiles.sceneName`.
     public var sceneFile: String?
     /// `[bindings]`: values for the scene file's bindings, replacing the file's own.
     public var bindings: SettingsTable?
@@ -283,7 +283,7 @@ public struct LaminaConfig {
                 let scene = try table.string("scene", default: config.scene, maxLength: 4096)
                 if SceneFiles.isFile(scene) {
                     config.sceneFile = scene.hasPrefix("/") ? scene : Paths.joined(directory, scene)
-                    config.scene = FileScene.name
+                    config.scene = SceneFiles.sceneName
                 } else {
                     config.scene = try table.choice("scene", default: config.scene, allowed: sceneNames)
                 }

@@ -74,7 +74,7 @@ public enum Daemon {
         if let clock = options.clock { config.clock = clock }
         if let scene = options.scene, SceneFiles.isFile(scene) {
             config.sceneFile = scene
-            config.scene = FileScene.name
+            config.scene = SceneFiles.sceneName
         } else if let scene = options.scene {
             guard catalog.sceneNames.contains(scene) else {
                 throw ConfigError(file: "command line", field: "--scene",

@@ -68,7 +68,7 @@ final class DaemonSession {
         if SceneFiles.isFile(name) {
             let folder = configPath.map(Paths.directory(of:)) ?? ""
             next.sceneFile = name.hasPrefix("/") || folder.isEmpty ? name : Paths.joined(folder, name)
-            next.scene = FileScene.name
+            next.scene = SceneFiles.sceneName
         } else {
             guard catalog.sceneNames.contains(name) else {
                 return done("'\(Escaped(name))' is not a scene (known: \(catalog.sceneNames.joined(separator: ", "))); a scene file ends in .yaml")
@@ -96,7 +96,7 @@ final class DaemonSession {
         if show {
             savedBindings = (runtime.scene as? any ControllableScene)?.bindingValues ?? [:]
             target.sceneFile = SceneFiles.isFile(saver) ? saver : nil
-            target.scene = SceneFiles.isFile(saver) ? FileScene.name : saver
+            target.scene = SceneFiles.isFile(saver) ? SceneFiles.sceneName : saver
         }
         let kept = show ? [:] : savedBindings
         let logger = logger

@@ -5,6 +5,10 @@ import LaminaSystem
 /// Loading scene files: the YAML is read by the `lamina-scene` helper process (Yams links
 /// full Foundation, which the daemon does not; decision 107), its tree is compiled here.
 public enum SceneFiles {
+    /// The scene name a configuration gives a scene file (`[run] scene` when it names a file):
+    /// the daemon sets it without naming the scene type.
+    public static var sceneName: String { FileScene.name }
+
     /// The helper's name; it is looked for in `LAMINA_SCENE_HELPER`, then next to the running
     /// program (where `scripts/install-service` and `swift build` put it), then in
     /// `../libexec/lamina` beside the program's folder (where the Debian package puts it:
