@@ -93,12 +93,16 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
+        .target(
+            name: "LaminaSceneFiles",
+            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem"]),
         // The one module an app imports: the runtime re-exported, scene files, the daemon
         // (configuration, console and VT, systemd), calibration and `LaminaApp`.
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaRuntime",
+                "LaminaRuntime", "LaminaSceneFiles",
                 "LaminaGeometry", "LaminaSystem", "LaminaRaster",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -128,6 +132,7 @@ let package = Package(
             name: "LaminaTestSupport",
             dependencies: [
                 "Lamina", "LaminaDisplay", "LaminaGeometry", "LaminaLayers", "LaminaRaster", "LaminaSystem", "CLinux",
+                "LaminaSceneFiles", "LaminaSceneYAML",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -151,17 +156,20 @@ let package = Package(
         .testTarget(
             name: "LaminaInputTests", dependencies: ["LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LaminaSceneFilesTests",
+            dependencies: ["LaminaSceneFiles", "LaminaSceneSyntax", "LaminaSceneYAML", "LaminaTestSupport"]),
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),
         .testTarget(name: "LaminaSceneYAMLTests", dependencies: ["LaminaSceneYAML", "LaminaSceneSyntax"]),
         .testTarget(name: "LaminaScenesTests", dependencies: ["LaminaScenes", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaToolsTests", dependencies: ["LaminaTools", "Lamina", "LaminaAnimation"]),
-        .testTarget(name: "LaminaSceneGeneratorTests", dependencies: ["LaminaSceneGenerator", "Lamina"]),
+        .testTarget(name: "LaminaSceneGeneratorTests", dependencies: ["LaminaSceneGenerator", "Lamina", "LaminaSceneFiles"]),
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaRuntime", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
+                "Lamina", "LaminaRuntime", "LaminaSceneFiles", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
                 "LaminaAnimation", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels",
                 "LaminaRaster", "LaminaSceneSyntax", "LaminaSystem",
                 .product(name: "PropertyBased", package: "swift-property-based"),

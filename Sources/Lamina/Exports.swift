@@ -4,4 +4,5 @@
 // images, text, gestures and display links (re-exported by LaminaRuntime) and the scene
 // files' syntax tree through this module.
 @_exported import LaminaRuntime
+@_exported import LaminaSceneFiles
 @_exported import LaminaSceneSyntax

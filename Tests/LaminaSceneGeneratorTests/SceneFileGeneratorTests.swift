@@ -1,5 +1,6 @@
 import Foundation
 @testable import Lamina
+@testable import LaminaSceneFiles
 import LaminaSceneGenerator
 import Testing
 

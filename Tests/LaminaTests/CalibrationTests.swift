@@ -1,5 +1,6 @@
 import Testing
 import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
 import LaminaDisplay
 import LaminaGeometry

@@ -1,5 +1,6 @@
 import Glibc
 import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
 import LaminaGeometry
 import LaminaInput

@@ -1,4 +1,5 @@
 import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
 import LaminaDisplay
 import LaminaGeometry

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
 import LaminaAnimation
 import LaminaDisplay

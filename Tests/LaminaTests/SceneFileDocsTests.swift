@@ -1,6 +1,8 @@
 import Foundation
 import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
+import LaminaTestSupport
 import Testing
 
 /// `docs/scene-files.md` stays true: its complete example compiles, and it names every

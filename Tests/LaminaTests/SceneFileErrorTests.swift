@@ -1,8 +1,10 @@
 import Foundation
 import Lamina
+@testable import LaminaSceneFiles
 @testable import LaminaRuntime
 import LaminaSceneSyntax
 import LaminaSceneYAML
+import LaminaTestSupport
 import Testing
 
 /// Every problem in a scene file is one line: `file:line:column`, the element's path and the

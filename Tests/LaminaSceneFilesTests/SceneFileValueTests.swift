@@ -1,8 +1,8 @@
 import Foundation
-@testable import Lamina
-@testable import LaminaRuntime
+@testable import LaminaSceneFiles
 import LaminaSceneSyntax
 import LaminaSceneYAML
+import LaminaTestSupport
 import Testing
 
 /// Numbers, colours, names and text as `docs/scene-files.md` writes them, and nothing else

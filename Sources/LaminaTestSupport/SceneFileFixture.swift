@@ -1,14 +1,12 @@
 import Foundation
-import Lamina
-@testable import LaminaRuntime
-import LaminaSceneSyntax
+import LaminaSceneFiles
 import LaminaSceneYAML
 
 /// Scene files for tests: written to a folder of their own, read in-process with the same
 /// reader the `lamina-scene` helper runs, and compiled as the daemon compiles them.
-enum SceneFileFixture {
+public enum SceneFileFixture {
     /// A fresh folder under the temporary directory.
-    static func folder() throws -> String {
+    public static func folder() throws -> String {
         let path = NSTemporaryDirectory() + "lamina-scene-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
@@ -16,7 +14,7 @@ enum SceneFileFixture {
 
     /// `yaml` compiled as the file `name` in `folder` (written there too, so image paths and
     /// the helper can be tried on it).
-    static func compile(_ yaml: String, in folder: String? = nil, name: String = "scene.yaml") throws -> SceneDocument {
+    public static func compile(_ yaml: String, in folder: String? = nil, name: String = "scene.yaml") throws -> SceneDocument {
         let folder = try folder ?? self.folder()
         let path = folder + "/" + name
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
@@ -29,7 +27,7 @@ enum SceneFileFixture {
     }
 
     /// The error `yaml` is rejected with, after the file's folder (`scene.yaml:3:5: ...`).
-    static func error(_ yaml: String) -> String? {
+    public static func error(_ yaml: String) -> String? {
         do {
             _ = try compile(yaml)
             return nil
