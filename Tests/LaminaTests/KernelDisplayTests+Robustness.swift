@@ -100,23 +100,28 @@ extension KernelDisplayTests {
     func idleBlankingThroughDPMS() throws {
         let config = try daemonConfig("console = \"none\"\nblank_after = 1")
         defer { unlink(config) }
-        let script = NSTemporaryDirectory() + "lamina-wake-\(UUID().uuidString.prefix(8)).touch"
-        try "at 6 tap 512,384\n".write(toFile: script, atomically: true, encoding: .utf8)
-        defer { unlink(script) }
+        let screen = try UInputTouchscreen(name: "Lamina wake touchscreen", width: 1024, height: 768)
+        defer { screen.destroy() }
         let device = try DRMDevice(path: KernelDisplay.card)
         try? device.dropMaster()
         let connector = try #require(try device.resources().connectors.first { $0.isConnected })
         let listener = try NotifySocketListener()
         let daemon = try ChildProcess(CommandLineTests.executable.path,
-                                      ["run", "--config", config, "--touch-script", script, "--exit-after", "60"],
+                                      ["run", "--config", config, "--exit-after", "60"],
                                       environment: ["NOTIFY_SOCKET": listener.path])
         var stopped = false
         defer { if !stopped { daemon.signal(SIGKILL); _ = daemon.finish() } }
         try #require(listener.wait(for: "READY=1", limit: 60))
-        // Blanked 1 s after the start, woken by the tap at 6 s; the limits leave room for an
-        // emulated machine under load (KernelPacing).
+        // Blanked 1 s after the start. Then taps until the panel is seen on: the first wakes
+        // it (and is swallowed), the ones after keep it from blanking again while this process
+        // looks, however slowly a loaded machine emulates either side (a single tap left a
+        // one-second window that a busy run missed).
         let blanked = waitUntil(limit: KernelPacing.patience) { device.powerState(connector: connector.id) == 3 }
-        let woken = waitUntil(limit: KernelPacing.patience) { device.powerState(connector: connector.id) == 0 }
+        let woken = waitUntil(limit: KernelPacing.patience) {
+            screen.down(at: Point(x: 512, y: 384))
+            screen.up()
+            return device.powerState(connector: connector.id) == 0
+        }
         daemon.signal(SIGTERM)
         let result = daemon.finish()
         stopped = true
