@@ -28,13 +28,11 @@ final class DaemonSession {
     }
 
     /// Sets the runtime's hooks to this session's methods: reload (when there is a file to
-    /// read again), scene switches and the screensaver. A calibration run sets none but the
-    /// screensaver's absence: SIGHUP would install the configured scene over the wizard's.
+    /// read again), scene switches and the screensaver. A calibration run gets no reload:
+    /// SIGHUP would install the configured scene over the wizard's.
     func attach(calibrating: Bool) {
-        if !calibrating {
-            if configPath != nil || running.sceneFile != nil {
-                runtime.onReload = { [self] done in reload(done: done) }
-            }
+        if !calibrating, configPath != nil || running.sceneFile != nil {
+            runtime.onReload = { [self] done in reload(done: done) }
         }
         runtime.onSwitchScene = { [self] name, done in switchScene(to: name, done: done) }
         runtime.onScreensaver = { [self] show in screensaver(show) }
