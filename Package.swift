@@ -93,6 +93,16 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // The control socket (docs/control.md): a loop source the daemon opens on the runtime.
+        .target(
+            name: "LaminaControl",
+            dependencies: ["LaminaRuntime", "LaminaDisplay", "LaminaGeometry", "LaminaPixels", "LaminaRaster", "LaminaSystem", "CLinux",
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Logging", package: "swift-log")]),
+        // The widgets, on the runtime's app API: the text field and its on-screen keyboard.
+        .target(
+            name: "LaminaWidgets",
+            dependencies: ["LaminaRuntime", "LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"]),
         // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
         .target(
             name: "LaminaSceneFiles",
@@ -102,7 +112,7 @@ let package = Package(
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaRuntime", "LaminaSceneFiles",
+                "LaminaRuntime", "LaminaSceneFiles", "LaminaWidgets", "LaminaControl",
                 "LaminaGeometry", "LaminaSystem", "LaminaRaster",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -159,6 +169,11 @@ let package = Package(
         .testTarget(
             name: "LaminaSceneFilesTests",
             dependencies: ["LaminaSceneFiles", "LaminaSceneSyntax", "LaminaSceneYAML", "LaminaTestSupport"]),
+        .testTarget(name: "LaminaControlTests", dependencies: ["LaminaControl", "LaminaPixels", "LaminaRaster", "LaminaSystem"]),
+        .testTarget(
+            name: "LaminaWidgetsTests",
+            dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRuntime",
+                           "LaminaTestSupport"]),
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),
@@ -169,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "LaminaTests",
             dependencies: [
-                "Lamina", "LaminaRuntime", "LaminaSceneFiles", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
+                "Lamina", "LaminaRuntime", "LaminaControl", "LaminaSceneFiles", "LaminaScenes", "LaminaTools", "LaminaTestSupport", "LaminaSceneYAML", "LaminaSceneGenerator",
                 "LaminaAnimation", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels",
                 "LaminaRaster", "LaminaSceneSyntax", "LaminaSystem",
                 .product(name: "PropertyBased", package: "swift-property-based"),

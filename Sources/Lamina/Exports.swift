@@ -3,6 +3,8 @@
 // are re-exported on purpose so an app sees layers, animations, geometry, colours, paths,
 // images, text, gestures and display links (re-exported by LaminaRuntime) and the scene
 // files' syntax tree through this module.
+@_exported import LaminaControl
 @_exported import LaminaRuntime
 @_exported import LaminaSceneFiles
 @_exported import LaminaSceneSyntax
+@_exported import LaminaWidgets

@@ -76,16 +76,17 @@ extension Runtime {
         get { input.textInputHandler }
         set { input.textInputHandler = newValue }
     }
-    /// The text field typing goes into (`TextField.focus()`), nil when none has focus.
-    public var focusedTextField: TextField? { input.focusedTextField }
+    /// What typing goes into (LaminaWidgets' `focusedTextField` names the text field).
+    package var focusedTextInput: (any TextInputTarget)? { input.focused }
     /// Whether the on-screen keyboard slides up when a text field takes focus
     /// (`[input] on_screen_keyboard`).
     public var showsOnScreenKeyboard: Bool {
         get { input.showsOnScreenKeyboard }
         set { input.showsOnScreenKeyboard = newValue }
     }
-    /// The on-screen keyboard, made the first time a text field takes focus.
-    public var onScreenKeyboard: OnScreenKeyboard? { input.onScreenKeyboard }
+    /// The on-screen keyboard, made by the first target that took focus (LaminaWidgets'
+    /// `onScreenKeyboard` names its type).
+    package var textInputPanel: (any TextInputPanel)? { input.onScreenKeyboard }
     /// The pointer drawn for a mouse or trackball (`setCursorMode`); nil: none drawn.
     public var cursor: PointerCursor? { input.cursor }
 
@@ -176,6 +177,12 @@ extension Runtime {
         displayPower.setBrightness(level)
     }
 
+    /// Turns the panel off (true) or on (false) when asked from outside (the control
+    /// socket's `blank` and `unblank`); nil when the device refused (logged).
+    package func setBlanked(_ blanked: Bool, reason: String, status: String) -> BlankRequestOutcome? {
+        displayPower.setBlanked(blanked, reason: reason, status: status)
+    }
+
     // MARK: systemd
 
     /// Told `READY=1` when the first frame is on screen (its flip completed), not merely
@@ -192,7 +199,7 @@ extension Runtime {
     /// Watchdog pings sent.
     public var watchdogPings: Int { systemd.watchdog.pings }
 
-    // MARK: Signals, the control socket and the daemon's hooks
+    // MARK: Signals and the daemon's hooks
 
     /// Stop cleanly on SIGINT / SIGTERM, reload on SIGHUP, log the stats on SIGUSR1, and
     /// follow VT switch requests on SIGUSR2 (the daemon, on any clock; on a virtual one the
@@ -208,20 +215,6 @@ extension Runtime {
     @available(*, deprecated, renamed: "watchSignals()", message: "a failure to watch signals must stop the daemon")
     public func watchStopSignals() {
         do { try watchSignals() } catch { logger.error("cannot watch signals: \(error)") }
-    }
-
-    /// The control socket, when one is open (`openControlSocket(path:)`).
-    public var control: ControlServer? { controlPort.server }
-
-    /// Opens the control socket at `path` (mode 0660; root, this user and `group`'s members
-    /// may connect). A socket left there by an earlier run is replaced.
-    public func openControlSocket(path: String, group: UInt32? = nil) throws(Errno) {
-        try controlPort.open(path: path, group: group)
-    }
-
-    /// Closes the control socket and removes its file.
-    public func closeControlSocket() {
-        controlPort.close()
     }
 
     /// Called on SIGHUP (when signals are watched) and by the control socket's `reload`: the
@@ -242,5 +235,11 @@ extension Runtime {
     public var onStatsRequest: (() -> Void)? {
         get { hooks.onStatsRequest }
         set { hooks.onStatsRequest = newValue }
+    }
+    /// Receives the events the runtime and its scene publish (`state`, `gesture`, `display`,
+    /// `scene`): the control socket, when one is open, sends them to its subscribers.
+    package var onPublish: ((_ kind: String, _ fields: [String: ControlValue]) -> Void)? {
+        get { hooks.onPublish }
+        set { hooks.onPublish = newValue }
     }
 }

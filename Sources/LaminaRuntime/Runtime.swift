@@ -56,8 +56,6 @@ public final class Runtime {
     private(set) lazy var displayPower = DisplayPower(runtime: self, start: clock.now)
     /// `READY=1`, `STATUS=` and the watchdog.
     private(set) lazy var systemd = SystemdLink(runtime: self, start: clock.now)
-    /// The control socket and its commands.
-    private(set) lazy var controlPort = ControlPort(runtime: self)
     /// SIGINT/SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2.
     private(set) lazy var signalHandling = SignalHandling(runtime: self)
     /// What the daemon does when asked to reload, switch scenes or report stats.
@@ -138,7 +136,7 @@ public final class Runtime {
         frames = FrameDrawing(canvas: Canvas(target: display.shadow), background: background)
         sceneLoader = SceneLoader(inBackground: loop.isRealTime)
         // The order they are serviced in, within each phase.
-        for source in [signalHandling, sceneLoader, controlPort, timers, input, displayPower, systemd] as [any LoopSource] {
+        for source in [signalHandling, sceneLoader, timers, input, displayPower, systemd] as [any LoopSource] {
             sources.register(source)
         }
         dispatcher.report = { [logger] message in logger.warning("\(message)") }
@@ -172,6 +170,11 @@ public final class Runtime {
     /// (nil: none): a plug-in's descriptor or deadline, such as a watched scene file.
     package func setLoopSource(_ source: (any LoopSource)?, forKey key: String) {
         sources.set(source, forKey: key)
+    }
+
+    /// The source registered under `key`, if any.
+    package func loopSource(forKey key: String) -> (any LoopSource)? {
+        sources.source(forKey: key)
     }
 
     /// Ends the run at the next turn, for `reason`.
@@ -463,9 +466,9 @@ public final class Runtime {
         tree.setNeedsCommit()
     }
 
-    /// Sends an event (`state`, `gesture`, `display`, `scene`) to the control socket's
-    /// clients subscribed to it.
+    /// Sends an event (`state`, `gesture`, `display`, `scene`) to whoever listens (the
+    /// control socket's subscribed clients).
     func publish(_ kind: String, _ fields: [String: ControlValue]) {
-        controlPort.publish(kind, fields)
+        hooks.onPublish?(kind, fields)
     }
 }

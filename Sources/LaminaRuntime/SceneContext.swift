@@ -19,9 +19,26 @@ public final class SceneContext {
         runtime.publish(kind, fields)
     }
 
-    /// Which text field typing goes into, and the on-screen keyboard that follows it (for
-    /// the text fields built in this context).
-    var textFocus: InputFocus { runtime.input }
+    // MARK: Text focus (for the widgets: LaminaWidgets' text field and on-screen keyboard)
+
+    /// What typing goes into, nil when nothing has focus.
+    package var focusedTextInput: (any TextInputTarget)? { runtime.input.focused }
+
+    /// Moves typing to `target` (nil: to nowhere); the on-screen keyboard follows.
+    package func focus(_ target: (any TextInputTarget)?) {
+        runtime.input.focus(target)
+    }
+
+    /// Types `input` into what has focus, and to the scene's text handler (what a key of the
+    /// on-screen keyboard sends).
+    package func type(_ input: TextInput) {
+        runtime.input.deliver(input)
+    }
+
+    /// Takes away `layer`'s touch handlers (the on-screen keyboard's, as it slides away).
+    package func removeTouchHandlers(of layer: Layer) {
+        runtime.dispatcher.removeTouchHandlers(of: layer)
+    }
 
     /// The screen's root layer (bounds `screenSize`, upright whatever the panel rotation):
     /// add the scene's layers here.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Lamina
 @testable import LaminaSceneFiles
+@testable import LaminaControl
 @testable import LaminaRuntime
 import LaminaRaster
 import LaminaSystem
@@ -88,7 +89,7 @@ struct ControlHostileTests {
         chmod(open, 0o777)
         let stranger = UnixSocket.Credentials(pid: 1, uid: 54321, gid: 54321)
         func refusal(_ path: String, _ peer: UnixSocket.Credentials?) -> String? {
-            if case .failure(let reason) = rig.runtime.controlPort.screenshotTarget(.string(path), peer: peer) { return reason.text }
+            if case .failure(let reason)? = rig.runtime.controlPort?.screenshotTarget(.string(path), peer: peer) { return reason.text }
             return nil
         }
         #expect(refusal(closed + "/a.png", stranger) == "you cannot write in \(closed) yourself, so the daemon will not write there for you")

@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 @testable import LaminaSceneFiles
+@testable import LaminaControl
 @testable import LaminaRuntime
 import LaminaDisplay
 import LaminaRaster

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Lamina
 @testable import LaminaSceneFiles
+@testable import LaminaControl
 @testable import LaminaRuntime
 import LaminaSystem
 import LaminaTestSupport

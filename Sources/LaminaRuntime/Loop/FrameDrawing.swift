@@ -42,4 +42,6 @@ struct RuntimeHooks {
     var onSwitchScene: ((_ scene: String, _ done: @escaping (String?) -> Void) -> Void)?
     /// Reports the stats (SIGUSR1); by default the runtime logs them.
     var onStatsRequest: (() -> Void)?
+    /// Receives every published event (the control socket's subscriptions).
+    var onPublish: ((_ kind: String, _ fields: [String: ControlValue]) -> Void)?
 }

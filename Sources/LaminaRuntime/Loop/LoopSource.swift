@@ -60,6 +60,11 @@ struct LoopSources {
         register(source)
     }
 
+    /// The source registered under `key`, if any.
+    func source(forKey key: String) -> (any LoopSource)? {
+        keyed[key]
+    }
+
     /// The earliest deadline any source asks for.
     func nextDeadline(now: Double) -> Double? {
         var earliest: Double?

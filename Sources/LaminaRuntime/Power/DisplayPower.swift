@@ -92,15 +92,23 @@ final class DisplayPower: LoopSource {
         return blankNow(reason: "after \(String(cFormat: "%g", blankAfter ?? 0)) s without a touch", status: "idle")
     }
 
-    /// Asks for the panel off at the next turn without a flip in flight (the control
-    /// socket's `blank` while one is pending).
-    func requestBlank() {
-        blankRequested = true
-    }
-
-    /// Forgets a `requestBlank()` not yet carried out (an `unblank` came first).
-    func cancelBlankRequest() {
+    /// Turns the panel off (true) or on (false) when asked from outside (`reason`: "over
+    /// the control socket"). Off waits for the next turn without a flip in flight when one
+    /// is in flight or the output is paused (`.pending`); on forgets such a wait. Nil when the
+    /// device refused.
+    func setBlanked(_ blanked: Bool, reason: String, status: String) -> BlankRequestOutcome? {
+        let display = runtime.display
+        if blanked {
+            guard !display.isBlanked else { return .done }
+            guard !display.isFlipPending && !runtime.output.isPaused else {
+                blankRequested = true                       // carried out after the flip in flight lands
+                return .pending
+            }
+            return blankNow(reason: reason, status: status) ? .done : nil
+        }
         blankRequested = false
+        guard display.isBlanked else { return .done }
+        return wakeNow(reason: reason) ? .done : nil
     }
 
     /// Turns the panel off (DPMS) until a touch or `wakeNow`; false when the device refused
@@ -280,4 +288,12 @@ final class DisplayPower: LoopSource {
         settings.brightness = min(max(level, 0.05), 1)
         if !isDimmed && !display.isBlanked { setBacklight(settings.brightness) }
     }
+}
+
+/// What became of a request to turn the panel off or on (`Runtime.setBlanked`).
+package enum BlankRequestOutcome {
+    /// The panel is as asked.
+    case done
+    /// It goes off at the next turn without a flip in flight.
+    case pending
 }

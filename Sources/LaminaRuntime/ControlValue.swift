@@ -59,13 +59,6 @@ public indirect enum ControlValue: Codable, Equatable, Sendable, CustomStringCon
     /// a deeper line is refused as it is read.
     public static let maximumDepth = 16
 
-    /// Parses one line of JSON strictly (`ControlJSONReader`): at most `maximumDepth` arrays
-    /// and objects deep, no key twice in an object, no trailing comma, finite numbers.
-    public static func parse(_ bytes: some Collection<UInt8>) throws -> ControlValue {
-        var reader = ControlJSONReader(bytes)
-        return try reader.read()
-    }
-
     /// The JSON text.
     public var description: String { jsonLine }
 

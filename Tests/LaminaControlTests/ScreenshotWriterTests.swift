@@ -1,7 +1,5 @@
 import Foundation
-@testable import Lamina
-@testable import LaminaSceneFiles
-@testable import LaminaRuntime
+@testable import LaminaControl
 import LaminaPixels
 import LaminaRaster
 import LaminaSystem

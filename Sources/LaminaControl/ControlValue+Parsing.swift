@@ -4,6 +4,17 @@
 /// thing to its writer and another to the daemon; decision 118). Nesting is bounded by
 /// `ControlValue.maximumDepth`, numbers must be finite, strings valid UTF-8. One pass, linear
 /// in the line.
+import LaminaRuntime
+
+extension ControlValue {
+    /// Parses one line of JSON strictly (`ControlJSONReader`): at most `maximumDepth` arrays
+    /// and objects deep, no key twice in an object, no trailing comma, finite numbers.
+    public static func parse(_ bytes: some Collection<UInt8>) throws -> ControlValue {
+        var reader = ControlJSONReader(bytes)
+        return try reader.read()
+    }
+}
+
 struct ControlJSONReader {
     /// Why a line is not a JSON value, and where.
     struct Failure: Error, CustomStringConvertible {

@@ -1,5 +1,8 @@
 import FoundationEssentials
+import LaminaDisplay
+import LaminaGeometry
 import LaminaRaster
+import LaminaRuntime
 import LaminaSystem
 import Logging
 import SystemPackage
@@ -9,6 +12,9 @@ import SystemPackage
 /// a reply the socket would not take yet, requests left for the next turn and an idle
 /// client's time running out are its deadlines.
 final class ControlPort: LoopSource {
+    /// What the port is registered on the loop under.
+    static let key = "control-socket"
+
     private unowned let runtime: Runtime
     /// The socket's server, when one is open.
     private(set) var server: ControlServer?
@@ -148,7 +154,7 @@ final class ControlPort: LoopSource {
                 return failure("switch-scene needs `scene`, a scene's name or a scene file's path")
             }
             guard !name.utf8.contains(0) else { return failure("`scene` holds a NUL character") }
-            guard let onSwitchScene = runtime.hooks.onSwitchScene else { return failure("this runtime cannot switch scenes") }
+            guard let onSwitchScene = runtime.onSwitchScene else { return failure("this runtime cannot switch scenes") }
             // The scene is read and compiled off the loop: the reply comes when it is shown.
             onSwitchScene(name) { [weak self] error in
                 guard let self else { return }
@@ -161,7 +167,7 @@ final class ControlPort: LoopSource {
             }
             return nil
         case "reload":
-            guard let onReload = runtime.hooks.onReload else { return failure("no configuration file to reload") }
+            guard let onReload = runtime.onReload else { return failure("no configuration file to reload") }
             onReload { [weak self] rejection in
                 guard let self else { return }
                 self.server?.reply(rejection.map { self.failure("reload rejected: \($0)") } ?? self.success(), to: address)
@@ -185,12 +191,12 @@ final class ControlPort: LoopSource {
             subscribe(kinds)
             return success(["events": .array(kinds.sorted().map(ControlValue.string))])
         case "set-brightness":
-            guard runtime.displayPower.backlight != nil else { return failure("no backlight is configured") }
+            guard runtime.backlight != nil else { return failure("no backlight is configured") }
             guard let level = request["level"]?.number, (0...1).contains(level) else {
                 return failure("set-brightness needs `level`, a number from 0 to 1")
             }
-            runtime.displayPower.setBrightness(level)
-            return success(["level": .number(runtime.displayPower.settings.brightness)])
+            runtime.setBrightness(level)
+            return success(["level": .number(runtime.power.brightness)])
         default:
             return failure("unknown command '\(Escaped(command))'")
         }
@@ -225,19 +231,11 @@ final class ControlPort: LoopSource {
     }
 
     private func setBlanked(_ blanked: Bool) -> ControlValue {
-        if blanked {
-            guard !display.isBlanked else { return success(["lit": .bool(false)]) }
-            guard !display.isFlipPending && !runtime.output.isPaused else {
-                runtime.displayPower.requestBlank()               // after the flip in flight lands
-                return success(["lit": .bool(false), "pending": .bool(true)])
-            }
-            guard runtime.displayPower.blankNow(reason: "over the control socket", status: "control socket") else { return failure("the display could not be blanked") }
-        } else {
-            runtime.displayPower.cancelBlankRequest()
-            guard display.isBlanked else { return success(["lit": .bool(true)]) }
-            guard runtime.displayPower.wakeNow(reason: "over the control socket") else { return failure("the display could not be turned on") }
+        switch runtime.setBlanked(blanked, reason: "over the control socket", status: "control socket") {
+        case .done?: return success(["lit": .bool(!blanked)])
+        case .pending?: return success(["lit": .bool(false), "pending": .bool(true)])
+        case nil: return failure(blanked ? "the display could not be blanked" : "the display could not be turned on")
         }
-        return success(["lit": .bool(!blanked)])
     }
 
     /// Writes the picture on the glass — the frame last flipped, as the panel scans it out —

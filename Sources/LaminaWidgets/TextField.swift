@@ -1,6 +1,7 @@
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
+import LaminaRuntime
 
 /// A one-line editable text (`UITextField`): a clipped layer holding the text, a placeholder
 /// while it is empty, a blinking caret and the selection's highlight, over a
@@ -15,7 +16,7 @@ import LaminaLayers
 ///
 /// The caret blinks on a ``SceneTimer`` (0.5 s shown, 0.5 s hidden, solid while typing), so
 /// a focused field wakes the loop twice a second instead of animating every frame.
-public final class TextField {
+public final class TextField: TextInputTarget {
     /// How the field looks.
     public struct Style: Sendable {
         /// The text's size in pixels.
@@ -134,14 +135,14 @@ public final class TextField {
     }
 
     /// True while typing goes into this field.
-    public var isFocused: Bool { context.textFocus.focusedTextField === self }
+    public var isFocused: Bool { context.focusedTextInput === self }
 
     /// Gives the field focus (the on-screen keyboard slides up) or takes it away.
-    public func focus() { context.textFocus.focus(self) }
+    public func focus() { context.focus(self) }
 
     /// Ends editing here if the field has focus (the on-screen keyboard slides away).
     public func resignFocus() {
-        if isFocused { context.textFocus.focus(nil) }
+        if isFocused { context.focus(nil) }
     }
 
     /// A tap at `point` (the field's coordinates): focus, and the caret at the nearest
@@ -197,8 +198,14 @@ public final class TextField {
         }
     }
 
+    /// The on-screen keyboard (decision 111), labelled from the configured layout: made by
+    /// the first field to take focus and kept by the runtime for the ones after.
+    package func makeInputPanel(layout: Keyboard?) -> (any TextInputPanel)? {
+        OnScreenKeyboard(context: context, layout: layout)
+    }
+
     /// Told by the runtime when focus arrives or leaves.
-    func focusChanged() {
+    package func focusChanged() {
         if isFocused {
             restartBlink()
         } else {

@@ -1,11 +1,10 @@
-import Lamina
-@testable import LaminaSceneFiles
-@testable import LaminaRuntime
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
+import LaminaRuntime
 import LaminaTestSupport
+import LaminaWidgets
 import Testing
 
 /// A scene with one text field, 400x60 at (120, 70) on a 640x480 screen.

@@ -2,6 +2,7 @@ import LaminaAnimation
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
+import LaminaRuntime
 
 /// The keyboard a touch kiosk types with (decision 111): a panel of keys that slides up from
 /// the bottom edge while a ``TextField`` has focus and types into it.
@@ -13,7 +14,7 @@ import LaminaLayers
 /// punctuation, both levels. A key lights while a finger is on it and types when the
 /// finger lifts on it; sliding onto another key moves the light. Return ends editing and
 /// the keyboard slides away.
-public final class OnScreenKeyboard {
+public final class OnScreenKeyboard: TextInputPanel {
     /// What a key does.
     public enum Action: Hashable, Sendable {
         /// Types these characters.
@@ -58,7 +59,8 @@ public final class OnScreenKeyboard {
     /// The symbols of the symbols pages, in layout order (digits excepted).
     public let symbols: [String]
 
-    private unowned let runtime: Runtime
+    /// The context of the field that made the keyboard: the screen, touches and typing.
+    private let context: SceneContext
     private var keyLayers: [Layer] = []
     /// The key under each finger on the panel, by touch slot.
     private var pressed: [Int: Int] = [:]
@@ -77,9 +79,9 @@ public final class OnScreenKeyboard {
     /// The symbols shown on one symbols page (two rows).
     static let symbolsPerPage = 19
 
-    /// A keyboard for `runtime` labelled from `layout` (the US letters when nil).
-    init(runtime: Runtime, layout: Keyboard?) {
-        self.runtime = runtime
+    /// A keyboard on `context`'s screen labelled from `layout` (the US letters when nil).
+    init(context: SceneContext, layout: Keyboard?) {
+        self.context = context
         letterRows = Self.letterRows(from: layout)
         symbols = Self.symbols(from: layout)
         layer = Layer()
@@ -124,7 +126,7 @@ public final class OnScreenKeyboard {
     /// The panel's size: the screen's width, four rows of keys no taller than 1.15 key
     /// widths and no more than 42 % of the screen's height together.
     var panelSize: Size {
-        let screen = runtime.screenSize
+        let screen = context.screenSize
         let widest = letterRows.map(\.count).max() ?? 10
         let unit = screen.width / Double(max(10, widest, (letterRows.last?.count ?? 7) + 3))
         let rowHeight = min(unit * 1.15, screen.height * 0.42 / 4)
@@ -132,31 +134,31 @@ public final class OnScreenKeyboard {
     }
 
     /// Slides the panel up (from below the bottom edge) and takes the touches on it.
-    func show() {
+    package func show() {
         guard !isShown else { return }
         isShown = true
-        if layer.superlayer !== runtime.tree.root { runtime.tree.root.addSublayer(layer) }
+        if layer.superlayer !== context.rootLayer { context.rootLayer.addSublayer(layer) }
         page = 0
         isShifted = false
         buildKeys()
-        runtime.dispatcher.removeTouchHandlers(of: layer)
-        runtime.dispatcher.addTouchHandler(to: layer) { [unowned self] touch in self.touched(touch) }
+        context.removeTouchHandlers(of: layer)
+        context.addTouchHandler(to: layer) { [unowned self] touch in self.touched(touch) }
         slide(shown: true)
     }
 
     /// Slides the panel away below the bottom edge.
-    func hide() {
+    package func hide() {
         guard isShown else { return }
         isShown = false
         page = 0                                            // the letters, the next time it shows
         isShifted = false
         buildKeys()
-        runtime.dispatcher.removeTouchHandlers(of: layer)
+        context.removeTouchHandlers(of: layer)
         slide(shown: false)
     }
 
     private func slide(shown: Bool) {
-        let size = panelSize, screen = runtime.screenSize
+        let size = panelSize, screen = context.screenSize
         let up = Point(x: screen.width / 2, y: screen.height - size.height / 2)
         let down = Point(x: screen.width / 2, y: screen.height + size.height / 2)
         let from = layer.isHidden ? down : (layer.presentation()?.position ?? layer.position)
@@ -186,7 +188,7 @@ public final class OnScreenKeyboard {
     public func press(_ key: Key) {
         switch key.action {
         case .type(let text):
-            runtime.input.deliver(.insert(text))
+            context.type(.insert(text))
             if isShifted && page == 0 {
                 isShifted = false
                 buildKeys()
@@ -195,9 +197,9 @@ public final class OnScreenKeyboard {
             isShifted.toggle()
             buildKeys()
         case .backspace:
-            runtime.input.deliver(.deleteBackward)
+            context.type(.deleteBackward)
         case .commit:
-            runtime.input.deliver(.commit)
+            context.type(.commit)
         case .page(let next):
             page = next
             isShifted = false

@@ -3,8 +3,8 @@ import LaminaInput
 import LaminaLayers
 
 /// Keys, text and the pointer: key events turned into text (an xkbcommon keymap) with key
-/// repeat, which text field typing goes into, the on-screen keyboard that follows focus, a
-/// touch outside that ends editing, and the pointer drawn for a mouse. Key repeat and the
+/// repeat, which target (a text field) typing goes into, the on-screen keyboard that
+/// follows focus, a touch outside that ends editing, and the pointer drawn for a mouse. Key repeat and the
 /// pointer's idle time are its deadlines on the loop.
 final class InputFocus: LoopSource {
     private unowned let runtime: Runtime
@@ -14,12 +14,12 @@ final class InputFocus: LoopSource {
     var keyboard: Keyboard?
     /// Receives typed text and editing keys (the scene's own handler).
     var textInputHandler: ((TextInput) -> Void)?
-    /// The text field typing goes into, nil when none has focus.
-    private(set) weak var focusedTextField: TextField?
+    /// What typing goes into (a text field), nil when nothing has focus.
+    private(set) weak var focused: (any TextInputTarget)?
     /// Whether the on-screen keyboard slides up when a text field takes focus.
     var showsOnScreenKeyboard = true
-    /// The on-screen keyboard, made the first time a text field takes focus.
-    private(set) var onScreenKeyboard: OnScreenKeyboard?
+    /// The on-screen keyboard, made by the first target that takes focus.
+    private(set) var onScreenKeyboard: (any TextInputPanel)?
     /// The pointer drawn for a mouse or trackball; nil: none drawn.
     private(set) var cursor: PointerCursor?
     /// A touch went down outside the focused field during the event being dispatched:
@@ -43,7 +43,7 @@ final class InputFocus: LoopSource {
     /// One typed input, from a keyboard or the on-screen one: to the focused field, then to
     /// the scene's own handler.
     func deliver(_ input: TextInput) {
-        focusedTextField?.apply(input)
+        focused?.apply(input)
         textInputHandler?(input)
     }
 
@@ -56,17 +56,16 @@ final class InputFocus: LoopSource {
 
     // MARK: Focus
 
-    /// Moves typing to `field` (nil: to nowhere). The field that had focus loses it; the
-    /// on-screen keyboard slides up for a field and away for nil.
-    func focus(_ field: TextField?) {
-        guard focusedTextField !== field else { return }
-        let previous = focusedTextField
-        focusedTextField = field
+    /// Moves typing to `target` (nil: to nowhere). The target that had focus loses it; the
+    /// on-screen keyboard slides up for a target and away for nil.
+    func focus(_ target: (any TextInputTarget)?) {
+        guard focused !== target else { return }
+        let previous = focused
+        focused = target
         previous?.focusChanged()
-        field?.focusChanged()
-        if field != nil, showsOnScreenKeyboard {
-            let keyboard = onScreenKeyboard ?? makeOnScreenKeyboard()
-            keyboard.show()
+        target?.focusChanged()
+        if let target, showsOnScreenKeyboard {
+            (onScreenKeyboard ?? makeOnScreenKeyboard(by: target))?.show()
         } else {
             onScreenKeyboard?.hide()
         }
@@ -75,7 +74,7 @@ final class InputFocus: LoopSource {
     /// A new touch, delivered: one that landed outside the focused field's tap area and
     /// outside the on-screen keyboard ends editing once the event is over.
     func touchWentDown(_ touch: Touch) {
-        guard let field = focusedTextField else { return }
+        guard let field = focused else { return }
         var layer = touch.layer
         while let current = layer {
             if current === field.tapArea || current === onScreenKeyboard?.layer { return }
@@ -98,13 +97,11 @@ final class InputFocus: LoopSource {
         onScreenKeyboard?.hide()
         onScreenKeyboard?.layer.removeFromSuperlayer()
         onScreenKeyboard = nil
-        if focusedTextField != nil, showsOnScreenKeyboard { makeOnScreenKeyboard().show() }
+        if let focused, showsOnScreenKeyboard { makeOnScreenKeyboard(by: focused)?.show() }
     }
 
-    @discardableResult
-    private func makeOnScreenKeyboard() -> OnScreenKeyboard {
-        let layout = keyboard ?? (try? Keyboard(layout: "us"))
-        let made = OnScreenKeyboard(runtime: runtime, layout: layout)
+    private func makeOnScreenKeyboard(by target: any TextInputTarget) -> (any TextInputPanel)? {
+        let made = target.makeInputPanel(layout: keyboard ?? (try? Keyboard(layout: "us")))
         onScreenKeyboard = made
         return made
     }
