@@ -40,8 +40,8 @@ extension Runtime {
     /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
     /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.
     public var repaintWindow: Bool {
-        get { scheduler.repaintWindow }
-        set { scheduler.repaintWindow = newValue }
+        get { frames.scheduler.repaintWindow }
+        set { frames.scheduler.repaintWindow = newValue }
     }
     /// Seconds before the vblank a frame starts inside the repaint window; nil measures it:
     /// 1.5 x the slowest of the last 60 frames' draw + copy + flip times (`timingClock`),

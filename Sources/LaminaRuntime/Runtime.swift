@@ -27,17 +27,17 @@ public final class Runtime {
     /// The layer tree shown, with its root `rootLayer`.
     public let tree: LayerTree
     /// The display links, run once per frame.
-    public let links = DisplayLinks()
+    public var links: DisplayLinks { frames.links }
     /// Routes touches to gesture recognizers and touch handlers by hit testing.
-    public let dispatcher: TouchDispatcher
+    public var dispatcher: TouchDispatcher { touch.dispatcher }
     /// Where the runtime logs.
     public var logger: Logger
 
-    /// Drawing: the renderer, the canvas on the shadow buffer, the background, recording
-    /// and timing.
-    var frames: FrameDrawing
-    /// When frames are drawn, vblanks asked for and refused calls retried.
-    var scheduler = FrameScheduler()
+    /// The touch sources and the dispatcher their events go through.
+    let touch: TouchInput
+    /// Frames: when they are drawn (the scheduler) and with what (the renderer, the canvas on
+    /// the shadow buffer, the background, recording and timing).
+    let frames: FramePipeline
     /// The run's measurements (RunStats), an observer in fixed memory (decision 88).
     var telemetry: RunTelemetry
     /// Everything else the loop waits on, serviced phase by phase (Loop/LoopSource.swift).
@@ -46,8 +46,8 @@ public final class Runtime {
     private var stopReason: StopReason?
 
     // The parts, each owning its state (architecture.md: the table of the runtime's parts).
-    /// The scene's timers, fired in the input phase.
-    let timers = SceneTimers()
+    /// The installed scene, its timers and the loader of the next.
+    let scenes: SceneHost
     /// Keys and text, focus, the on-screen keyboard and the pointer.
     private(set) lazy var input = InputFocus(runtime: self)
     /// Refused flips, DRM master, VT switches, hotplug and stalls.
@@ -62,11 +62,15 @@ public final class Runtime {
     var hooks = RuntimeHooks()
     /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).
     public internal(set) var sceneLoader: SceneLoader {
-        didSet {
-            sources.unregister(oldValue)
-            sources.register(sceneLoader)
+        get { scenes.loader }
+        set {
+            sources.unregister(scenes.loader)
+            scenes.loader = newValue
+            sources.register(newValue)
         }
     }
+    /// The scene's timers, fired in the input phase.
+    var timers: SceneTimers { scenes.timers }
 
     /// Flips completed, their cadence and the kernel's timestamps of the most recent ones.
     public var flipCadence: FlipCadence { telemetry.flipCadence }
@@ -132,9 +136,9 @@ public final class Runtime {
         root.bounds = Rect(x: 0, y: 0, width: Double(display.width), height: Double(display.height))
         root.position = Point(x: Double(display.width) / 2, y: Double(display.height) / 2)
         tree = LayerTree(root: root)
-        dispatcher = TouchDispatcher(tree: tree)
-        frames = FrameDrawing(canvas: Canvas(target: display.shadow), background: background)
-        sceneLoader = SceneLoader(inBackground: loop.isRealTime)
+        touch = TouchInput(dispatcher: TouchDispatcher(tree: tree))
+        frames = FramePipeline(canvas: Canvas(target: display.shadow), background: background)
+        scenes = SceneHost(loadsInBackground: loop.isRealTime)
         // The order they are serviced in, within each phase.
         for source in [signalHandling, sceneLoader, timers, input, displayPower, systemd] as [any LoopSource] {
             sources.register(source)
@@ -156,15 +160,18 @@ public final class Runtime {
 
     /// The installed scene, owned by the runtime until `removeScene`, which also releases
     /// every closure the scene registered (so closures capturing it cannot keep it alive).
-    public internal(set) var scene: (any Scene)?
+    public internal(set) var scene: (any Scene)? {
+        get { scenes.current }
+        set { scenes.current = newValue }
+    }
 
     /// Feeds `source`'s touches (libinput or a script) through the dispatcher.
     public func addTouchSource(_ source: TouchSource) {
-        touchSources.append(source)
+        touch.add(source)
     }
 
     /// The touch sources, in the order they were added.
-    public private(set) var touchSources: [TouchSource] = []
+    public var touchSources: [TouchSource] { touch.sources }
 
     /// Makes `source` the one registered on the loop under `key`, replacing the one before
     /// (nil: none): a plug-in's descriptor or deadline, such as a watched scene file.
@@ -197,13 +204,12 @@ public final class Runtime {
     }
 
     /// No flip or vblank is outstanding and no retry is scheduled.
-    public var isIdle: Bool { !display.isFlipPending && scheduler.isIdle }
+    public var isIdle: Bool { !display.isFlipPending && frames.scheduler.isIdle }
 
     /// Idle, nothing to draw, no running link, no finger down, no scripted input left.
     public var isSettled: Bool {
-        isIdle && !tree.needsFrame && !links.hasActiveLinks && !dispatcher.hasActiveTouches && dispatcher.nextDeadline == nil
-            && !timers.hasPendingOneShot
-            && touchSources.allSatisfy(\.isSettled) && display.nextEventTime == nil
+        isIdle && !tree.needsFrame && !links.hasActiveLinks && touch.isSettled
+            && !timers.hasPendingOneShot && display.nextEventTime == nil
     }
 
     /// Runs the loop. On a virtual clock time jumps from one event to the next.
@@ -241,10 +247,9 @@ public final class Runtime {
         func consider(_ time: Double?) {
             if let time, time < earliest ?? .infinity { earliest = time }
         }
-        for source in touchSources { consider(source.nextEventTime) }
+        consider(touch.nextDeadline)
         consider(display.nextEventTime)
-        consider(scheduler.nextDeadline)
-        consider(dispatcher.nextDeadline)
+        consider(frames.scheduler.nextDeadline)
         consider(deadline)
         return earliest
     }
@@ -256,9 +261,7 @@ public final class Runtime {
         var descriptors: [FileDescriptor] = []
         if let fd = display.device.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
         if let fd = display.device.hotplugDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
-        for source in touchSources {
-            if let fd = source.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
-        }
+        touch.collectDescriptors(into: &descriptors)
         sources.collectDescriptors(into: &descriptors)
         let wake = loop.wait(until: next, descriptors: descriptors)
         if case .failed(let error) = wake { logger.error("poll failed: \(error)") }
@@ -291,13 +294,13 @@ public final class Runtime {
             didWork = true
             output.handleHotplug()
         }
-        if scheduler.takeRetry(now: now), output.isPaused { output.resume() }
+        if frames.scheduler.takeRetry(now: now), output.isPaused { output.resume() }
         let lastDisplayEvent = handleDisplayEvents()
         if lastDisplayEvent != nil { didWork = true }
         if sources.service(.display, now: now) { didWork = true }
         let vblank = lastDisplayEvent ?? resynchronizeIfWaking()
         commitIfNeeded()
-        if let target = scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
+        if let target = frames.scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
             renderFrame(targetTimestamp: target)
         }
         if let vblank, produceFrame(after: vblank) { didWork = true }
@@ -361,7 +364,7 @@ public final class Runtime {
             logger.error("reading display events failed: \(error)")
         }
         for event in events {
-            if event.kind == .sequence { scheduler.vblankArrived() }
+            if event.kind == .sequence { frames.scheduler.vblankArrived() }
             if event.kind == .pageFlip {
                 telemetry.flipCompleted(at: event.timestamp, frameDuration: display.frameDuration)
             }
@@ -394,7 +397,7 @@ public final class Runtime {
     @discardableResult
     private func produceFrame(after timestamp: Double) -> Bool {
         let blanked = displayPower.blankIfIdle(now: clock.now)   // between flips: an animation does not keep the panel on
-        let action = scheduler.afterVBlank(at: timestamp, now: clock.now, frameDuration: display.frameDuration,
+        let action = frames.scheduler.afterVBlank(at: timestamp, now: clock.now, frameDuration: display.frameDuration,
                                            canDraw: canDraw, needsFrame: tree.needsFrame,
                                            linksRunning: links.hasActiveLinks, budget: { currentRepaintBudget })
         switch action {
@@ -403,7 +406,7 @@ public final class Runtime {
         case .requestVBlank:
             do {
                 try output.timedDeviceCall("a vblank request") { () throws(KMSError) in try display.requestVBlank() }
-                scheduler.vblankRequestSent()
+                frames.scheduler.vblankRequestSent()
             } catch {
                 output.refused(error)
             }
@@ -458,9 +461,9 @@ public final class Runtime {
             frames.canvas = Canvas(target: display.shadow)
             placeRoot()
             let size = Size(width: Double(display.width), height: Double(display.height))
-            for source in touchSources { source.panelResized(to: size) }
+            touch.panelResized(to: size)
         }
-        scheduler.outputChanged()
+        frames.scheduler.outputChanged()
         input.cursor?.restore()
         displayPower.noteActivity(at: clock.now)
         tree.setNeedsCommit()

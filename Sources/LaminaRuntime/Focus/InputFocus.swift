@@ -148,10 +148,7 @@ final class InputFocus: LoopSource {
         fingerWentDown = false
         // Motion is always taken, so none waits in a source (which would keep it due);
         // without a pointer drawn, or with another VT owning the cursor plane, it goes nowhere.
-        var moved: (time: Double, position: Point)?
-        for source in runtime.touchSources {
-            if let motion = source.takePointerMotion() { moved = motion }
-        }
+        let moved = runtime.touch.takePointerMotion()
         guard let cursor, !runtime.output.isSwitchedAway else { return didWork }
         if touched { cursor.touched() }
         if let moved {

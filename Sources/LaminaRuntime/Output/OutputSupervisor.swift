@@ -72,7 +72,7 @@ final class OutputSupervisor {
             isPaused = true
             logger.warning("lost DRM master (\(error)): output paused; asking for it again every \(masterRetryInterval) s")
             runtime.systemd.announceStatus("paused: another client has the display (DRM master lost)")
-            runtime.scheduler.retry(at: now + masterRetryInterval)
+            runtime.frames.scheduler.retry(at: now + masterRetryInterval)
             return
         }
         let isFlip = error.call == "drmModePageFlip" || error.call == "drmModeAtomicCommit"
@@ -81,7 +81,7 @@ final class OutputSupervisor {
         if failuresInARow == 1 {
             logger.warning("\(isFlip ? "page flip" : error.call) refused: \(error); retrying at the next vblank")
         }
-        runtime.scheduler.retry(at: now + display.frameDuration)
+        runtime.frames.scheduler.retry(at: now + display.frameDuration)
         // EBUSY passes by itself; an EINVAL that keeps coming means the CRTC is not as set
         // (another client turned it off or changed it): set the mode again.
         if failuresInARow % Self.refusalsBeforeModeset == 0 && !error.isBusy {
@@ -126,13 +126,13 @@ final class OutputSupervisor {
         guard !isSwitchedAway else { return }
         isSwitchedAway = true
         isPaused = true
-        runtime.scheduler.forgetScheduledOutput()
+        runtime.frames.scheduler.forgetScheduledOutput()
         do {
             try display.deactivate()
         } catch {
             logger.warning("cannot drop DRM master for the VT switch: \(error)")
         }
-        runtime.touchSources.forEach { $0.suspend() }         // the next VT's owner reads them
+        runtime.touch.suspend()         // the next VT's owner reads them
         vtSwitch?.allowSwitchAway()
         logger.notice("VT switched away: DRM master dropped, output paused")
         runtime.systemd.announceStatus("switched away to another VT")
@@ -145,7 +145,7 @@ final class OutputSupervisor {
         guard isSwitchedAway else { return }
         isSwitchedAway = false
         vtSwitch?.acknowledgeReturn()
-        runtime.touchSources.forEach { $0.resume() }
+        runtime.touch.resume()
         runtime.displayPower.noteActivity(at: runtime.clock.now)
         resume()
     }
@@ -156,7 +156,7 @@ final class OutputSupervisor {
             try timedDeviceCall("a modeset") { () throws(KMSError) in try display.reactivate() }
         } catch {
             logger.debug("DRM master still unavailable: \(error)")
-            runtime.scheduler.retry(at: runtime.clock.now + masterRetryInterval)
+            runtime.frames.scheduler.retry(at: runtime.clock.now + masterRetryInterval)
             return
         }
         isPaused = false

@@ -67,7 +67,7 @@ final class SystemdLink: LoopSource {
         guard runtime.isIdle else { return true }                  // a flip or request is in flight
         do {
             try display.requestVBlank()
-            runtime.scheduler.vblankRequestSent()
+            runtime.frames.scheduler.vblankRequestSent()
         } catch {
             runtime.output.refused(error)
         }

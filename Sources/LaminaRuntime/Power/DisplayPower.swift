@@ -123,7 +123,7 @@ final class DisplayPower: LoopSource {
             blanking.lastInput = now
             return false
         }
-        runtime.scheduler.forgetScheduledOutput()
+        runtime.frames.scheduler.forgetScheduledOutput()
         blanking.blanked(at: now)
         setBacklight(0)
         isDimmed = false

@@ -1,10 +1,15 @@
 import LaminaLayers
 import LaminaRaster
 
-/// What a frame is drawn with: the renderer (only what changed), the canvas on the display's
-/// shadow buffer, the colour behind the root layer, and, when set, the recorder that receives
-/// every presented frame and the clock its drawing is timed on.
-struct FrameDrawing {
+/// When frames are drawn and what with: the scheduler (vblanks asked for, the repaint window,
+/// retries), the display links run for each, the renderer (only what changed), the canvas on
+/// the display's shadow buffer, the colour behind the root layer, and, when set, the
+/// recorder that receives every presented frame and the clock its drawing is timed on.
+final class FramePipeline {
+    /// When frames are drawn, vblanks asked for and refused calls retried.
+    var scheduler = FrameScheduler()
+    /// The display links, run once per frame before it is committed and drawn.
+    let links = DisplayLinks()
     /// Draws the presentation tree, only what changed.
     let renderer = Renderer()
     /// The shadow buffer's canvas (a new one when a hotplug brings a new buffer).
