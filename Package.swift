@@ -106,7 +106,9 @@ let package = Package(
         // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
         .target(
             name: "LaminaSceneFiles",
-            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem"]),
+            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem",
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Logging", package: "swift-log")]),
         // The one module an app imports: the runtime re-exported, scene files, the daemon
         // (configuration, console and VT, systemd), calibration and `LaminaApp`.
         .target(
@@ -115,7 +117,6 @@ let package = Package(
                 "LaminaRuntime", "LaminaSceneFiles", "LaminaWidgets", "LaminaControl",
                 "LaminaGeometry", "LaminaSystem", "LaminaRaster",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
-                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -105,7 +105,7 @@ extension Daemon {
         for key in next.bindings?.keys ?? [] { kept[key] = nil }
         do {
             if let document {
-                try installFileScene(document, keeping: kept, in: runtime)
+                try SceneFiles.install(document, keeping: kept, in: runtime)
             } else {
                 try installScene(next, catalog: catalog, keeping: kept, in: runtime)
             }

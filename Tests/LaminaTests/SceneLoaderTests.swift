@@ -65,7 +65,7 @@ struct SceneLoaderTests {
                     let loaded = Result { () throws(ConfigError) in try SceneFiles.load(path: name) }
                     return {
                         do {
-                            try Daemon.installFileScene(loaded.get(), in: runtime)
+                            try SceneFiles.install(loaded.get(), in: runtime)
                             return nil
                         } catch {
                             return "\(error)"
