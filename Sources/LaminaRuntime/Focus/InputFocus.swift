@@ -4,8 +4,8 @@ import LaminaLayers
 
 /// Keys, text and the pointer: key events turned into text (an xkbcommon keymap) with key
 /// repeat, which target (a text field) typing goes into, the on-screen keyboard that
-/// follows focus, a touch outside that ends editing, and the pointer drawn for a mouse. Key repeat and the
-/// pointer's idle time are its deadlines on the loop.
+/// follows focus, a touch outside that ends editing, and the pointer drawn for a mouse.
+/// Key repeat and the pointer's idle time are its deadlines on the loop.
 final class InputFocus: LoopSource {
     private unowned let runtime: Runtime
     /// Receives every key press and release.
