@@ -23,7 +23,8 @@ extension SceneFiles {
             runtime.setLoopSource(nil, forKey: SceneFileWatch.key)
             return
         }
-        let folder = Paths.directory(of: path).isEmpty ? "." : Paths.directory(of: path)
+        let directory = Paths.directory(of: path)
+        let folder = directory.isEmpty ? "." : directory
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let watcher: FolderWatcher
         do {
