@@ -2,6 +2,14 @@ import LaminaAnimation
 import LaminaGeometry
 import LaminaRaster
 
+/// A frame whose changes are found but not yet painted: the display list of the walk and
+/// the damage it leaves (the two halves of `renderDamage`, so a caller can time them apart).
+public struct DamagedFrame {
+    let list: DisplayList
+    /// What has to be redrawn, in device pixels; nil when nothing changed.
+    public let damage: PixelRect?
+}
+
 /// Drawing only what changed since the last frame (the renderer with damage).
 extension Renderer {
     /// Redraws only what changed since the last call: the canvas must still hold that
@@ -12,14 +20,21 @@ extension Renderer {
     /// whole canvas on the first frame or after the size or background changed).
     @discardableResult
     public func renderDamage(_ root: Layer, into canvas: Canvas, background: Color) -> PixelRect? {
-        let target = canvas.target
-        let list = DisplayListBuilder.build(root, canvasSize: (target.width, target.height), tracksDamage: true)
+        let frame = findDamage(root, canvasSize: (canvas.target.width, canvas.target.height), background: background)
+        paint(frame, into: canvas, background: background)
+        return frame.damage
+    }
+
+    /// The first half of `renderDamage`: walks `root` into a display list and compares its
+    /// records with the last frame's (which this replaces), without touching any pixel.
+    public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color) -> DamagedFrame {
+        let list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
         var records: [DrawKey: DrawRecord] = [:]
         records.reserveCapacity(list.records.count)
         for (key, record) in list.records { records[key] = record }
-        let whole = PixelRect(width: target.width, height: target.height)
+        let whole = PixelRect(width: canvasSize.width, height: canvasSize.height)
         var damage: PixelRect?
-        if let previous, let setup = previousSetup, setup.width == target.width, setup.height == target.height,
+        if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
             for (id, record) in records where previous[id] != record {
                 damage = Self.union(damage, record.box)
@@ -30,14 +45,20 @@ extension Renderer {
             damage = whole
         }
         previous = records
-        previousSetup = (target.width, target.height, background)
-        guard let d = damage?.intersection(whole), !d.isEmpty else { return nil }
+        previousSetup = (canvasSize.width, canvasSize.height, background)
+        guard let d = damage?.intersection(whole), !d.isEmpty else { return DamagedFrame(list: list, damage: nil) }
+        return DamagedFrame(list: list, damage: d)
+    }
+
+    /// The second half of `renderDamage`: clears `frame`'s damage to `background` and paints
+    /// its display list clipped to it (nothing when nothing changed).
+    public func paint(_ frame: DamagedFrame, into canvas: Canvas, background: Color) {
+        guard let d = frame.damage else { return }
         canvas.save()
         canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))
-        target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
-        paint(list.operations, on: canvas)
+        canvas.target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
+        paint(frame.list.operations, on: canvas)
         canvas.restore()
-        return d
     }
 
     /// The hull of the damage so far and a box (an empty box still stretches it, as its

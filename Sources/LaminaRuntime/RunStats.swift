@@ -51,8 +51,12 @@ public struct RunStats: Codable, Sendable {
     public var failedFlips: Int
     /// Calls into the display driver that held the loop over half a second (each logged).
     public var deviceStalls: Int
-    /// Drawing time per frame (rasterizing the damage and copying it out).
+    /// Drawing time per frame (rasterizing the damage and copying it out); recording with
+    /// `--frames-out` is not in it.
     public var renderMs: Percentiles?
+    /// Handing each frame to the `--frames-out` recorder (a copy, and a wait while the
+    /// encoder is behind); nil when nothing records.
+    public var recordMs: Percentiles? = nil
     /// From each input event that changed something (a property, an animation, a running
     /// display link) to the flip of the first frame drawn after it.
     public var inputToFlipMs: Percentiles?
@@ -91,6 +95,7 @@ public struct RunStats: Codable, Sendable {
         parts.append("\(failedFlips) failed flips")
         if deviceStalls > 0 { parts.append("\(deviceStalls) driver stalls") }
         if let renderMs { parts.append(String(cFormat: "render p50 %.3f ms p95 %.3f ms", renderMs.p50, renderMs.p95)) }
+        if let recordMs { parts.append(String(cFormat: "recording p50 %.3f ms", recordMs.p50)) }
         if let inputToFlipMs { parts.append(String(cFormat: "input→flip p50 %.1f ms", inputToFlipMs.p50)) }
         if touches > 0 || !gestures.isEmpty {
             parts.append("\(touches) touches" + gestures.sorted { $0.key < $1.key }.map { ", \($0.value) \($0.key)" }.joined())
@@ -122,7 +127,7 @@ extension Runtime {
             flipIntervalJitterMs: t.flipCadence.jitter.map { $0 * 1000 },
             flipIntervalMaxDeviationMs: t.flipCadence.maxDeviation.map { $0 * 1000 },
             missedVBlanks: display.missedVBlanks, failedFlips: failedFlips, deviceStalls: deviceStalls,
-            renderMs: RunStats.Percentiles(t.frameCosts),
+            renderMs: RunStats.Percentiles(t.frameCosts), recordMs: RunStats.Percentiles(t.recordCosts),
             inputToFlipMs: RunStats.Percentiles(t.inputLatencies), inputsWithoutChange: t.inputsWithoutChange,
             touches: t.touchCount, gestures: dispatcher.recognizedGestures,
             idleSeconds: idle, idleWakeUps: t.idleWakeUps, wakeUpsPerIdleSecond: idle > 0 ? Double(t.idleWakeUps) / idle : nil,

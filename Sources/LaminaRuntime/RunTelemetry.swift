@@ -16,6 +16,8 @@ struct RunTelemetry {
     private(set) var renderedFrames = 0
     private(set) var damagedPixels = 0
     private(set) var frameCosts = DurationDistribution()
+    /// Handing each frame to the `--frames-out` recorder, timed apart from drawing.
+    private(set) var recordCosts = DurationDistribution()
     /// The last 60 frame costs (draw + copy + flip), for the repaint budget.
     private(set) var recentFrameCosts = RecentValues(capacity: 60)
 
@@ -88,6 +90,11 @@ struct RunTelemetry {
     mutating func frameCost(_ seconds: Double) {
         frameCosts.record(seconds)
         recentFrameCosts.append(seconds)
+    }
+
+    /// Handing one frame to the recorder took `seconds` (not part of its drawing time).
+    mutating func frameRecorded(_ seconds: Double) {
+        recordCosts.record(seconds)
     }
 
     /// A flip completed at the kernel's `timestamp`.

@@ -30,11 +30,11 @@ extension Runtime {
         get { frames.timingClock }
         set { frames.timingClock = newValue }
     }
-    /// Receives each measured frame's drawing and present times in seconds (benchmarks keep
-    /// their own series; the runtime keeps only a distribution and the last 60).
-    public var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)? {
-        get { frames.onFrameTimed }
-        set { frames.onFrameTimed = newValue }
+    /// Receives each measured frame's cost, step by step (benchmarks keep their own series;
+    /// the runtime keeps only a distribution and the last 60).
+    public var onFrameCost: ((FrameCost) -> Void)? {
+        get { frames.onFrameCost }
+        set { frames.onFrameCost = newValue }
     }
     /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
     /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that

@@ -350,7 +350,10 @@ public final class Runtime {
     /// A phase's one commit: every change made during it — by input, display links, a
     /// reload — takes effect together, with the current time as its commit time (rule 38).
     private func commitIfNeeded() {
-        if tree.needsCommit { tree.commit(at: clock.now) }
+        guard tree.needsCommit else { return }
+        let start = frames.timingClock?.now
+        tree.commit(at: clock.now)
+        if let start, let end = frames.timingClock?.now { frames.pendingCommitCost += end - start }
     }
 
     /// The display's completed flips and vblanks, handed over as values and handled after it
@@ -425,31 +428,43 @@ public final class Runtime {
     /// Evaluate the committed tree at `targetTimestamp`, draw, flip; then the animation
     /// callbacks.
     private func renderFrame(targetTimestamp: Double) {
-        let callbacks = tree.updatePresentation(at: targetTimestamp)
         let timingClock = frames.timingClock
-        let rasterStart = timingClock?.now
+        var cost = FrameCost()
+        cost.commit = frames.pendingCommitCost
+        frames.pendingCommitCost = 0
+        let start = timingClock?.now
+        let callbacks = tree.updatePresentation(at: targetTimestamp)
+        if let start, let end = timingClock?.now { cost.presentation = end - start }
         // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
         // last frame).
         var damage = PixelRect(width: 0, height: 0)
-        if let changed = frames.draw(tree) {
+        if let changed = frames.draw(tree, cost: &cost) {
             damage = changed
             telemetry.frameDrawn(damagedPixels: changed.area)
         }
         let presentStart = timingClock?.now
-        defer {
-            if let rasterStart, let presentStart, let end = timingClock?.now {
-                telemetry.frameCost(end - rasterStart)
-                frames.onFrameTimed?(presentStart - rasterStart, end - presentStart)
-            }
-        }
+        var presented = false
         do {
             try output.timedDeviceCall("a page flip") { () throws(KMSError) in try display.present(damage: damage) }
             output.flipAccepted()
             telemetry.frameHandedOver()                          // its inputs and request show with this flip
-            frames.recorder?.record(display.shadow)
+            presented = true
         } catch {
             output.refused(error)
         }
+        if let presentStart, let end = timingClock?.now {
+            cost.present = end - presentStart
+            telemetry.frameCost(cost.displayList + cost.paint + cost.present)
+        }
+        if presented, let recorder = frames.recorder {            // timed apart: recording is not drawing
+            let recordStart = timingClock?.now
+            recorder.record(display.shadow)
+            if let recordStart, let end = timingClock?.now {
+                cost.record = end - recordStart
+                telemetry.frameRecorded(cost.record)
+            }
+        }
+        if timingClock != nil { frames.onFrameCost?(cost) }
         for callback in callbacks { callback() }
     }
 

@@ -27,11 +27,23 @@ struct BenchCommand: ParsableCommand {
             virtual clock; every frame of the wobble is timed (drawing into the shadow buffer, \
             then copying into the scanout buffer and flipping). animations: 10,000 animations \
             (basic with every curve, repeating and autoreversing, and springs) on 1,000 layers, \
-            the commit and presentation update of each frame timed. Build with -c release.
+            the commit and presentation update of each frame timed. scene NAME|FILE.yaml: a \
+            built-in scene or a scene file on a 1920x1080 dummy display for --seconds after a \
+            second of warm-up: CPU per animated second (percent of a core) and each frame's cost \
+            step by step (commit, presentation, display list, paint, present). Build with -c release.
             """)
 
-    @Argument(help: "elastic or animations, or nothing with --workloads.")
+    @Argument(help: "elastic, animations or scene, or nothing with --workloads.")
     var what: String?
+
+    @Argument(help: "With scene: a built-in scene's name or a scene file.")
+    var scene: String?
+
+    @Option(name: .long, help: "scene: seconds measured after the warm-up.")
+    var seconds = 10.0
+
+    @Option(name: .long, help: "scene: realtime (the daemon's pacing, the default) or virtual (as fast as it draws).")
+    var clock = "realtime"
 
     @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
     var workloads: String?
@@ -70,8 +82,13 @@ struct BenchCommand: ParsableCommand {
             return try runWorkloads(workloads)
         }
         if what == "animations" { return try runAnimations() }
+        if what == "scene" {
+            guard let scene else { throw ValidationError("say which scene: lamina bench scene NAME|FILE.yaml") }
+            guard ["realtime", "virtual"].contains(clock) else { throw ValidationError("--clock must be realtime or virtual") }
+            return try runScene(scene)
+        }
         guard what == "elastic" else {
-            throw ValidationError("say what to measure: 'elastic', 'animations' or --workloads FILE")
+            throw ValidationError("say what to measure: 'elastic', 'animations', 'scene NAME' or --workloads FILE")
         }
         guard taps > 0 else { throw ValidationError("--taps must be positive") }
         var logger = Logger(label: "lamina-bench")
@@ -84,9 +101,9 @@ struct BenchCommand: ParsableCommand {
         runtime.timingClock = SystemClock()
         runtime.showsOnScreenKeyboard = false            // the field's wobble is measured, not the keyboard's slide
         var rasterTimes: [Double] = [], presentTimes: [Double] = []
-        runtime.onFrameTimed = { raster, present in
-            rasterTimes.append(raster)
-            presentTimes.append(present)
+        runtime.onFrameCost = { cost in
+            rasterTimes.append(cost.displayList + cost.paint)
+            presentTimes.append(cost.present)
         }
         let field = try runtime.install(ElasticField.self, settings: ElasticField.Settings())
         let centre = field.field.position

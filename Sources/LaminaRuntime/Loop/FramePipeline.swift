@@ -20,8 +20,10 @@ final class FramePipeline {
     var recorder: FrameRecorder?
     /// When set, each frame's drawing and presenting are timed on it (benchmarks, the daemon).
     var timingClock: MonotonicClock?
-    /// Receives each timed frame's drawing and present times in seconds.
-    var onFrameTimed: ((_ raster: Double, _ present: Double) -> Void)?
+    /// Receives each timed frame's cost, step by step.
+    var onFrameCost: ((FrameCost) -> Void)?
+    /// Time spent committing since the last frame, on `timingClock`.
+    var pendingCommitCost = 0.0
     /// Seconds before the vblank a frame starts inside the repaint window; nil measures it.
     var repaintBudget: Double?
 
@@ -31,10 +33,20 @@ final class FramePipeline {
     }
 
     /// Draws what changed in `tree`'s presentation into the canvas; the damaged rectangle,
-    /// nil when nothing was drawn.
-    func draw(_ tree: LayerTree) -> PixelRect? {
+    /// nil when nothing was drawn. With a timing clock, the walk and the painting are timed
+    /// into `cost`.
+    func draw(_ tree: LayerTree, cost: inout FrameCost) -> PixelRect? {
         guard let presentation = tree.root.presentation() else { return nil }
-        return renderer.renderDamage(presentation, into: canvas, background: background)
+        let start = timingClock?.now
+        let frame = renderer.findDamage(presentation, canvasSize: (canvas.target.width, canvas.target.height),
+                                        background: background)
+        let found = timingClock?.now
+        renderer.paint(frame, into: canvas, background: background)
+        if let start, let found, let end = timingClock?.now {
+            cost.displayList = found - start
+            cost.paint = end - found
+        }
+        return frame.damage
     }
 }
 

@@ -1,0 +1,59 @@
+import ArgumentParser
+import FoundationEssentials
+import Lamina
+import LaminaBenchmarks
+import LaminaDisplay
+import LaminaSceneFiles
+import LaminaScenes
+import Logging
+
+extension BenchCommand {
+    /// A scene, built-in or a scene file, running on a 1920x1080 dummy display at 60 Hz as the
+    /// daemon runs it: after a second of warm-up, the CPU the process uses per second of
+    /// the scene's motion (percent of one core) and each frame's cost split into its steps
+    /// (`FrameCost`).
+    func runScene(_ scene: String) throws {
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be more than 0 and at most 3600") }
+        var logger = Logger(label: "lamina-bench")
+        logger.logLevel = .error
+        let clock: MonotonicClock = self.clock == "virtual" ? VirtualClock() : SystemClock()
+        let display = try Display(device: DummyKMSDevice(clock: clock), clock: clock)
+        defer { display.close() }
+        let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
+        runtime.timingClock = SystemClock()
+        if scene.hasSuffix(".yaml") || scene.hasSuffix(".yml") || scene.contains("/") {
+            try SceneFiles.install(SceneFiles.load(path: scene), in: runtime)
+        } else {
+            guard Gallery.registry.scene(named: scene) != nil else {
+                throw ValidationError("no scene '\(scene)': \(Gallery.registry.sceneNames.joined(separator: ", ")) or a FILE.yaml")
+            }
+            try Gallery.registry.install(scene: scene, settings: SettingsTable(file: "", name: scene, entries: [:]), in: runtime)
+        }
+        runtime.run(exitAfter: 1, untilSettled: false)                 // warm-up: caches filled, first full frame drawn
+        var costs: [FrameCost] = []
+        runtime.onFrameCost = { costs.append($0) }
+        let startCPU = ProcessCPUTime.seconds, startTime = clock.now
+        runtime.run(exitAfter: seconds, untilSettled: false)
+        let cpu = ProcessCPUTime.seconds - startCPU, elapsed = clock.now - startTime
+        let share = cpu / elapsed * 100
+
+        print("scene \(scene): \(costs.count) frames in " + String(cFormat: "%.1f", elapsed)
+              + " s (\(self.clock) clock), 1920x1080 at 60 Hz")
+        print(String(cFormat: "CPU per animated second: %.2f %% of a core (%.1f ms of CPU per second)", share, cpu / elapsed * 1000))
+        let steps: [(String, KeyPath<FrameCost, Double>)] = [
+            ("commit", \.commit), ("presentation", \.presentation), ("display list", \.displayList),
+            ("paint", \.paint), ("present", \.present), ("outside raster", \.outsideRaster), ("frame total", \.total)]
+        print("step               median ms  p95 ms  max ms")
+        var split: [String: Any] = [:]
+        for (name, path) in steps {
+            let s = Stats(costs.map { $0[keyPath: path] })
+            print(name.padded(to: 18) + String(cFormat: " %10.4f %7.4f %7.3f", s.median, s.p95, s.max))
+            split[name.split(separator: " ").joined(separator: "_")] = s.dictionary
+        }
+        if let json {
+            let object: [String: Any] = ["workload": "scene", "scene": scene, "clock": self.clock, "seconds": elapsed,
+                                         "frames": costs.count, "cpu_percent": share, "frame_ms": split]
+            try Data(JSONDocument.encode(object)).write(to: URL(fileURLWithPath: json))
+        }
+    }
+}
