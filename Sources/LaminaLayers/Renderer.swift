@@ -17,6 +17,11 @@ public final class Renderer {
     var previous: [DrawKey: DrawRecord]?
     var previousSetup: (width: Int, height: Int, background: Color)?
 
+    /// Blurred shadow silhouettes kept between frames.
+    let shadowMasks = ShadowMasks()
+    /// Shadow masks blurred so far: a layer that only moves or fades blurs its shadow once.
+    public var shadowMasksBlurred: Int { shadowMasks.blurredCount }
+
     /// Offscreens kept between frames, by size.
     private var offscreens: [Int: [PixelBuffer]] = [:]
     /// Pooled sizes, least recently used first.
@@ -36,28 +41,6 @@ public final class Renderer {
         let list = DisplayListBuilder.build(root, canvasSize: (canvas.target.width, canvas.target.height), tracksDamage: false)
         paint(list.operations, on: canvas)
         previous = nil
-    }
-
-    /// The shadow of rule 48's shadow properties: the silhouette filled with the shadow
-    /// colour into an offscreen, blurred by three box passes of about `radius` target
-    /// pixels, composited at the offset under the layer.
-    private func drawShadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform,
-                            canvas: Canvas) {
-        let scale = max((toTarget.a * toTarget.a + toTarget.b * toTarget.b).squareRoot(), 1e-9)
-        let blur = min(max(Int(saturating: (radius * scale).rounded()), 0), Renderer.maximumShadowBlur)
-        let placed = toTarget.concatenating(AffineTransform(translationX: offset.width * scale, y: offset.height * scale))
-        let box = placed.apply(to: silhouette.controlPointBounds)
-        let margin = 3 * blur + 2
-        let target = canvas.target
-        let x0 = max(Int(saturating: box.minX.rounded(.down)) - margin, 0), y0 = max(Int(saturating: box.minY.rounded(.down)) - margin, 0)
-        let x1 = min(Int(saturating: box.maxX.rounded(.up)) + margin, target.width), y1 = min(Int(saturating: box.maxY.rounded(.up)) + margin, target.height)
-        guard x0 < x1, y0 < y1 else { return }
-        withOffscreen(width: x1 - x0, height: y1 - y0) { offscreen in
-            Canvas(target: offscreen).fill(silhouette, color: color,
-                                           transform: placed.concatenating(AffineTransform(translationX: Double(-x0), y: Double(-y0))))
-            offscreen.boxBlur(radius: blur)
-            canvas.composite(offscreen, at: (x0, y0))
-        }
     }
 
     /// A text layer's lines: laid out at its font size, each aligned in the bounds' width,

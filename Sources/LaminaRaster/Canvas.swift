@@ -207,25 +207,36 @@ public final class Canvas {
 
     /// Composites a glyph's coverage at pixel `(x, y)` in the premultiplied `pixel` (through the clip).
     func blit(_ mask: GlyphMask, x: Int, y: Int, pixel: UInt32) {
-        guard pixel >> 24 != 0, mask.width > 0 else { return }
+        mask.coverage.withUnsafeBufferPointer { blit($0, width: mask.width, height: mask.height, x: x, y: y, pixel: pixel) }
+    }
+
+    /// Composites `mask` with its top-left corner at pixel `origin`, each pixel covered by
+    /// `color` as much as the mask says (through the clip): a shadow's blurred silhouette.
+    public func draw(_ mask: AlphaMask, at origin: (x: Int, y: Int), color: Color) {
+        mask.coverage.withUnsafeBufferPointer {
+            blit($0, width: mask.width, height: mask.height, x: origin.x, y: origin.y, pixel: color.premultiplied.pixel32)
+        }
+    }
+
+    /// `width` x `height` coverage values composited in `pixel` at `(x, y)`, clipped.
+    private func blit(_ coverage: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, pixel: UInt32) {
+        guard pixel >> 24 != 0, width > 0, height > 0 else { return }
         let c = effectiveClip(nil)
-        let x0 = max(x, c.x0), x1 = min(x + mask.width, c.x1), y0 = max(y, c.y0), y1 = min(y + mask.height, c.y1)
+        let x0 = max(x, c.x0), x1 = min(x + width, c.x1), y0 = max(y, c.y0), y1 = min(y + height, c.y1)
         guard x0 < x1, y0 < y1 else { return }
-        mask.coverage.withUnsafeBufferPointer { coverage in
-            if clipMask == nil && pipeline == .fast && Blend.hasAVX512 {
-                // The whole glyph in one call; the same arithmetic as `sink.pixel`, bit for bit.
-                lamina_blend_mask_rows_avx512(pixel, coverage.baseAddress! + (y0 - y) * mask.width + (x0 - x), mask.width,
-                                              target.pixels.baseAddress! + y0 * target.stride + x0, target.stride,
-                                              x1 - x0, y1 - y0)
-                return
-            }
-            var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
-            for py in y0..<y1 {
-                let row = (py - y) * mask.width - x
-                for px in x0..<x1 {
-                    let v = coverage[row + px]
-                    if v != 0 { sink.pixel(x: px, y: py, coverage: Float(v) / 255) }
-                }
+        if clipMask == nil && pipeline == .fast && Blend.hasAVX512 {
+            // The whole mask in one call; the same arithmetic as `sink.pixel`, bit for bit.
+            lamina_blend_mask_rows_avx512(pixel, coverage.baseAddress! + (y0 - y) * width + (x0 - x), width,
+                                          target.pixels.baseAddress! + y0 * target.stride + x0, target.stride,
+                                          x1 - x0, y1 - y0)
+            return
+        }
+        var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
+        for py in y0..<y1 {
+            let row = (py - y) * width - x
+            for px in x0..<x1 {
+                let v = coverage[row + px]
+                if v != 0 { sink.pixel(x: px, y: py, coverage: Float(v) / 255) }
             }
         }
     }

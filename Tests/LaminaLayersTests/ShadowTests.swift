@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import LaminaAnimation
 @testable import LaminaGeometry
 @testable import LaminaLayers
@@ -45,5 +48,108 @@ struct ShadowTests {
         #expect(buffer[55, 20] >> 16 & 0xFF > 0 && buffer[55, 20] >> 16 & 0xFF < 128)   // blurred: below full
         #expect(buffer[15, 20] == 0xFFFF_FFFF)                               // the card itself
         #expect(buffer[75, 20] == 0xFF00_0000)                               // beyond the blur
+    }
+}
+
+@Suite("Shadow masks")
+struct ShadowMaskTests {
+    @Test("a mask's blur gives the alpha a premultiplied buffer's blur gives, bit for bit")
+    func maskBlurMatchesBufferBlur() {
+        var random = SystemRandomNumberGenerator()
+        for radius in [1, 3, 8] {
+            let width = 37, height = 23
+            var mask = AlphaMask(width: width, height: height)
+            let buffer = PixelBuffer(width: width, height: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let v = UInt8.random(in: 0...255, using: &random)
+                    mask.coverage[y * width + x] = v
+                    buffer[x, y] = UInt32(v) << 24
+                }
+            }
+            mask.blur(radius: radius)
+            buffer.boxBlur(radius: radius)
+            for y in 0..<height { for x in 0..<width { #expect(UInt32(mask[x, y]) == buffer[x, y] >> 24) } }
+        }
+    }
+
+    @Test("three box passes of radius r follow a Gaussian of σ = √(r(r + 1)) across an edge, within 1 % and rounding")
+    func blurIsNearGaussian() {
+        // Far (over 3r) from the mask's own edges, where the blur reaches in from outside.
+        let width = 200, height = 60, radius = 8
+        var mask = AlphaMask(filling: Path(rect: Rect(x: -50, y: -50, width: 150, height: 200)), width: width, height: height)
+        mask.blur(radius: radius)
+        let sigma = (Double(radius * (radius + 1))).squareRoot()
+        var worst = 0.0
+        for x in 30..<(width - 30) {
+            // Pixel x's centre is x + 0.5; the edge is at 100.
+            let expected = 255 * 0.5 * (1 + erf((100 - (Double(x) + 0.5)) / (sigma * 2.0.squareRoot())))
+            worst = max(worst, abs(Double(mask[x, 30]) - expected))
+        }
+        #expect(worst <= 0.01 * 255 + 3)                            // 1 %, plus a rounding per pass
+        #expect(mask[30, 30] == 255 && mask[width - 30, 30] == 0)
+    }
+
+    @Test("a layer that only moves blurs its shadow once; a new radius blurs it again")
+    func movingShadowIsBlurredOnce() throws {
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 400, height: 200)
+        root.anchorPoint = .zero
+        let card = Layer()
+        card.bounds = Rect(x: 0, y: 0, width: 100, height: 60)
+        card.cornerRadius = 12
+        card.backgroundColor = .white
+        card.shadowOpacity = 0.5
+        card.shadowRadius = 8
+        root.addSublayer(card)
+        let tree = LayerTree(root: root)
+        let renderer = Renderer()
+        let buffer = PixelBuffer(width: 400, height: 200)
+        let canvas = Canvas(target: buffer)
+        for step in 0..<12 {
+            card.position = Point(x: 80 + Double(step) * 17.3, y: 100 + Double(step) * 0.37)   // fractions of a pixel too
+            tree.commit(at: Double(step))
+            tree.updatePresentation(at: Double(step))
+            renderer.renderDamage(try #require(root.presentation()), into: canvas, background: .black)
+        }
+        #expect(renderer.shadowMasksBlurred == 1)
+        card.shadowRadius = 4                                       // implicitly animated: drawn once it has ended
+        tree.commit(at: 20)
+        tree.updatePresentation(at: 21)
+        renderer.renderDamage(try #require(root.presentation()), into: canvas, background: .black)
+        #expect(renderer.shadowMasksBlurred == 2)
+    }
+
+    @Test("a shadow drawn from the cached mask is the silhouette's area times the opacity wherever the layer sits")
+    func cachedShadowKeepsItsEnergy() throws {
+        for x in [10.0, 10.5, 11.25, 30.75] {
+            let root = Layer()
+            root.bounds = Rect(x: 0, y: 0, width: 120, height: 60)
+            root.anchorPoint = .zero
+            let card = Layer()
+            card.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+            card.anchorPoint = .zero
+            card.position = Point(x: x, y: 20)
+            card.shadowOpacity = 1
+            card.shadowColor = Color(red: 0, green: 1, blue: 0)
+            card.shadowOffset = Size(width: 50, height: 0)
+            card.shadowRadius = 5
+            root.addSublayer(card)
+            let tree = LayerTree(root: root)
+            tree.commit(at: 0)
+            tree.updatePresentation(at: 0)
+            let buffer = PixelBuffer(width: 120, height: 60)
+            Renderer().render(try #require(root.presentation()), into: Canvas(target: buffer), background: .black)
+            var green = 0.0, weighted = 0.0
+            for y in 0..<60 {
+                for px in 0..<120 {
+                    let g = Double(buffer[px, y] >> 8 & 0xFF) / 255
+                    green += g
+                    weighted += g * (Double(px) + 0.5)
+                }
+            }
+            #expect(abs(green - 100) < 2)                            // 10 × 10 at full strength
+            #expect(abs(weighted / green - (x + 55)) <= 0.5 + 0.05)   // centred within half a pixel (snapped)
+        }
     }
 }

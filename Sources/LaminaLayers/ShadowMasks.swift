@@ -1,0 +1,108 @@
+import LaminaGeometry
+import LaminaRaster
+
+/// Blurred shadow silhouettes kept between frames (decision 127): a shadow is blurred once
+/// per silhouette, blur, device scale and rotation and sub-pixel placement, then only
+/// composited while its layer moves or fades. Least recently used masks go first once more
+/// than `maximumCount` masks or `maximumBytes` bytes are kept.
+final class ShadowMasks {
+    /// A blurred silhouette's identity: the path, the 2x2 part of its placement, its
+    /// placement's fraction of a pixel (quantized), the blur, and which part of it the mask
+    /// covers (relative to the whole pixel the shape is placed at).
+    struct Key: Hashable {
+        var silhouette: Path
+        var a, b, c, d: Double
+        var fractionX, fractionY: Double
+        var blur: Int
+        var region: PixelRect
+    }
+
+    /// Masks kept at most.
+    static let maximumCount = 8
+    /// Bytes of mask kept at most (one byte a pixel).
+    static let maximumBytes = 32 << 20
+    /// A mask larger than this many pixels is cut to the canvas (and so redone when it
+    /// moves across the canvas's edge).
+    static let wholeMaskLimit = 8 << 20
+
+    private var masks: [Key: AlphaMask] = [:]
+    /// Keys, least recently used first.
+    private var order: [Key] = []
+    private var bytes = 0
+    /// Masks blurred since the renderer was made: what the cache saved shows here.
+    private(set) var blurredCount = 0
+
+    /// The mask for `key`, made by `make` (and kept) when it is not kept already.
+    func mask(for key: Key, make: () -> AlphaMask) -> AlphaMask {
+        if let mask = masks[key] {
+            if order.last != key, let i = order.firstIndex(of: key) {
+                order.remove(at: i)
+                order.append(key)
+            }
+            return mask
+        }
+        let mask = make()
+        blurredCount += 1
+        masks[key] = mask
+        order.append(key)
+        bytes += mask.coverage.count
+        while masks.count > Self.maximumCount || bytes > Self.maximumBytes, order.count > 1 {
+            let oldest = order.removeFirst()
+            bytes -= masks.removeValue(forKey: oldest)?.coverage.count ?? 0
+        }
+        return mask
+    }
+
+    /// Masks held now.
+    var count: Int { masks.count }
+}
+
+extension Renderer {
+    /// The shadow of rule 48's shadow properties: the silhouette's coverage blurred by three
+    /// box passes of about `radius` target pixels (kept for the next frames, ShadowMasks),
+    /// composited in the shadow's colour at the offset under the layer. A blur of zero is
+    /// the silhouette filled. The mask is placed at the nearest whole pixel when the blur is
+    /// 4 px or more (a shift of at most half a pixel under a blur that wide), at the nearest
+    /// quarter pixel below, so a moving layer reuses its shadow.
+    func drawShadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform,
+                    canvas: Canvas) {
+        let scale = max((toTarget.a * toTarget.a + toTarget.b * toTarget.b).squareRoot(), 1e-9)
+        let blur = min(max(Int(saturating: (radius * scale).rounded()), 0), Renderer.maximumShadowBlur)
+        let placed = toTarget.concatenating(AffineTransform(translationX: offset.width * scale, y: offset.height * scale))
+        guard blur > 0 else {
+            canvas.fill(silhouette, color: color, transform: placed)
+            return
+        }
+        guard placed.tx.isFinite, placed.ty.isFinite else { return }
+        let step = blur >= 4 ? 1.0 : 0.25
+        let snappedX = (placed.tx / step).rounded() * step, snappedY = (placed.ty / step).rounded() * step
+        let wholeX = snappedX.rounded(.down), wholeY = snappedY.rounded(.down)
+        let fractionX = snappedX - wholeX, fractionY = snappedY - wholeY
+        var near = placed                                    // the shape placed near the origin, by its fraction of a pixel
+        near.tx = fractionX
+        near.ty = fractionY
+        let box = near.apply(to: silhouette.controlPointBounds)
+        let margin = 3 * blur + 2
+        // Beyond a billion pixels nothing can reach the canvas (and the sums below stay exact).
+        let far = 1e9
+        guard abs(box.minX) < far, abs(box.minY) < far, abs(box.maxX) < far, abs(box.maxY) < far,
+              abs(wholeX) < far, abs(wholeY) < far else { return }
+        var region = PixelRect(x0: Int(box.minX.rounded(.down)) - margin, y0: Int(box.minY.rounded(.down)) - margin,
+                               x1: Int(box.maxX.rounded(.up)) + margin, y1: Int(box.maxY.rounded(.up)) + margin)
+        let dx = Int(wholeX), dy = Int(wholeY)
+        let target = canvas.target
+        let visible = region.intersection(PixelRect(x0: -dx, y0: -dy, x1: target.width - dx, y1: target.height - dy))
+        guard !visible.isEmpty else { return }
+        if region.area > ShadowMasks.wholeMaskLimit { region = visible }
+        let key = ShadowMasks.Key(silhouette: silhouette, a: near.a, b: near.b, c: near.c, d: near.d,
+                                  fractionX: fractionX, fractionY: fractionY, blur: blur, region: region)
+        let mask = shadowMasks.mask(for: key) {
+            var mask = AlphaMask(filling: silhouette,
+                                 transform: near.concatenating(AffineTransform(translationX: Double(-region.x0), y: Double(-region.y0))),
+                                 width: region.width, height: region.height, tolerance: canvas.flatteningTolerance)
+            mask.blur(radius: blur)
+            return mask
+        }
+        canvas.draw(mask, at: (region.x0 + dx, region.y0 + dy), color: color)
+    }
+}
