@@ -30,6 +30,9 @@ indirect enum DisplayOperation {
     /// A layer's shadow: its silhouette filled, blurred by about `radius` target pixels and
     /// placed at `offset` (both in the layer's units).
     case shadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform)
+    /// `operations` that draw nothing outside `box` (target pixels): a kept subtree's
+    /// drawing, skipped whole when the clip (the damage) misses the box.
+    case bounded([DisplayOperation], box: PixelRect)
     /// `operations` clipped to a path (`masksToBounds`).
     case clipped([DisplayOperation], to: Path, toTarget: Transform3D)
     /// `operations` drawn into an offscreen covering `box`, composited once with `opacity`
@@ -71,4 +74,35 @@ struct SublayerInstance {
     var alpha = 1.0
     /// Multiplies every colour drawn in the instance; nil changes nothing.
     var tint: (r: Double, g: Double, b: Double)?
+}
+
+/// What one subtree's walk appended to the display list, kept on its presentation copy for
+/// the frames that show the copy again: replayed while it is drawn with the same key.
+final class SubtreeDrawing {
+    /// Everything outside the subtree that its walk reads: where it is drawn, with what
+    /// opacity, into which target, and how many layers were drawn before it (their count is in
+    /// every digest).
+    struct Key: Equatable {
+        var toTarget: Transform3D
+        var toDevice: Transform3D?
+        var alpha: Double
+        var shownAlpha: Double
+        var targetWidth: Int, targetHeight: Int
+        var recordsDamage: Bool
+        var canvasWidth: Int, canvasHeight: Int
+        var order: Int
+    }
+
+    let key: Key
+    let operations: [DisplayOperation]
+    let records: [(key: DrawKey, record: DrawRecord)]
+    /// Layers the walk drew (how far it moved the drawing order).
+    let layersDrawn: Int
+
+    init(key: Key, operations: [DisplayOperation], records: [(key: DrawKey, record: DrawRecord)], layersDrawn: Int) {
+        self.key = key
+        self.operations = operations
+        self.records = records
+        self.layersDrawn = layersDrawn
+    }
 }

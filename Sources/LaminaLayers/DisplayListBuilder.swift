@@ -49,6 +49,9 @@ struct DisplayListBuilder {
     /// Replicator instance colours in effect, innermost last: every colour drawn is
     /// multiplied by them (`instanceColor` and its offsets).
     private var tints: [(r: Double, g: Double, b: Double)] = []
+    /// How many replicators the walk is inside: there the same layers are drawn once per
+    /// instance, and no subtree's walk is kept.
+    private var replicatorDepth = 0
 
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
     /// gets a record.
@@ -65,8 +68,43 @@ struct DisplayListBuilder {
         self.canvasSize = canvasSize
     }
 
+    /// Walks `layer`'s subtree, or replays what its walk appended the last time when its
+    /// presentation copy was kept (nothing in the subtree changed or animates) and it is drawn
+    /// in the same place, with the same drawing order before it (decision 128). Not inside a
+    /// replicator, where the same layers are walked once per instance.
     private mutating func walk(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
                                inTransition: Bool = false) {
+        guard replicatorDepth == 0, !inTransition, layer.isPresentation, layer.model().presentsStatically else {
+            walkSubtree(layer, place, into: &operations, inTransition: inTransition)
+            return
+        }
+        let key = SubtreeDrawing.Key(toTarget: place.toTarget, toDevice: place.toDevice, alpha: place.alpha,
+                                     shownAlpha: place.shownAlpha, targetWidth: place.targetSize.width,
+                                     targetHeight: place.targetSize.height, recordsDamage: place.recordsDamage,
+                                     canvasWidth: canvasSize.width, canvasHeight: canvasSize.height, order: order)
+        if let kept = layer.drawingCache, kept.key == key {
+            operations.append(contentsOf: kept.operations)
+            list.records.append(contentsOf: kept.records)
+            order += kept.layersDrawn
+            return
+        }
+        let firstOperation = operations.count, firstRecord = list.records.count
+        walkSubtree(layer, place, into: &operations, inTransition: false)
+        var drawn = Array(operations[firstOperation...])
+        let records = Array(list.records[firstRecord...])
+        if place.toDevice == nil, place.recordsDamage, drawn.count > 1, let first = records.first {
+            // Drawn on the canvas itself: every pixel the subtree paints is inside its records'
+            // boxes (damage relies on it), so painting can skip it whole where the damage is not.
+            let box = records.dropFirst().reduce(first.record.box) { $0.union($1.record.box) }
+            operations.removeSubrange(firstOperation...)
+            drawn = [.bounded(drawn, box: box)]
+            operations.append(contentsOf: drawn)
+        }
+        layer.drawingCache = SubtreeDrawing(key: key, operations: drawn, records: records, layersDrawn: order - key.order)
+    }
+
+    private mutating func walkSubtree(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
+                                      inTransition: Bool) {
         if !inTransition, let frame = layer.transitionFrame {
             walkTransition(layer, frame: frame, place, into: &operations)
             return
@@ -155,6 +193,7 @@ struct DisplayListBuilder {
         var maskOperations: [DisplayOperation] = []
         var maskWalk = DisplayListBuilder(canvasSize: canvasSize)
         maskWalk.tints = tints
+        maskWalk.replicatorDepth = replicatorDepth
         if box.x0 < box.x1, box.y0 < box.y1 {
             let maskPlace = Place(toTarget: maskToTarget.concatenating(Transform3D(translationX: Double(-box.x0), y: Double(-box.y0), z: 0)),
                                   toDevice: mask.transformToSuperlayer().concatenating(place.device), alpha: 1, shownAlpha: 1,
@@ -197,11 +236,14 @@ struct DisplayListBuilder {
         let tintsNow = tints
         layer.appendKindContent(to: &inside, in: KindContentContext(outline: outline, toTarget: toTarget,
                                                                    shade: { Self.shade($0, alpha, tints: tintsNow) }))
+        let replicates = layer.sublayerInstanceCount > 1
+        if replicates { replicatorDepth += 1 }
         for child in children(of: layer, place, alpha: alpha, shownAlpha: place.shownAlpha * own) {
             if let tint = child.tint { tints.append(tint) }
             walk(child.layer, child.place, into: &inside)
             if child.tint != nil { tints.removeLast() }
         }
+        if replicates { replicatorDepth -= 1 }
         if layer.masksToBounds {
             operations.append(.clipped(inside, to: outline, toTarget: toTarget))
         } else {

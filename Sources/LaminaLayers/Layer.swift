@@ -55,8 +55,19 @@ open class Layer {
     private weak var modelLayer: Layer?
     /// True for the read-only copies `presentation()` returns.
     public private(set) var isPresentation = false
-    /// The copy built for the last rendered frame (rule 47: one per layer per frame).
+    /// The copy shown in the last rendered frame (rule 47: rebuilt when the layer, its
+    /// subtree or an animation in it changes it).
     var presentationLayer: Layer?
+    /// Set when this layer or one below it changed since the last presentation pass (a
+    /// property, sublayers, the mask, animations added or removed, a display request): the
+    /// next commit and presentation pass walk down to it; the rest of the tree is skipped.
+    var needsPresentation = true
+    /// Set by the last presentation pass: nothing in this subtree animates, so until
+    /// something in it changes its copy is shown again as it is (decision 128).
+    var presentsStatically = false
+    /// On a presentation copy that is shown again: what its subtree's walk appended to the
+    /// display list, and where (DisplayListBuilder).
+    var drawingCache: SubtreeDrawing?
     /// On presentation copies during a transition: the old picture, the transition and its
     /// progress (rule 34).
     var transitionFrame: (old: Layer, transition: Transition, progress: Double)?
@@ -356,10 +367,12 @@ open class Layer {
         hasher.combine(maskLayer != nil)
     }
 
-    /// Marks the tree as changed so the next frame commits and draws it.
+    /// Marks the tree as changed so the next frame commits and draws it, and the way from
+    /// the root down to this layer as needing a new presentation.
     func setNeedsCommit() {
         var layer: Layer? = self
         while let l = layer {
+            l.needsPresentation = true
             if let tree = l.hostingTree { tree.needsCommit = true; return }
             layer = l.superlayer ?? l.maskOwner
         }

@@ -118,6 +118,9 @@ public final class LayerTree {
     /// finished animations and the layer's presentation are left to the real pass.
     private func presentation(of layer: Layer, parentTime: Double, parentRate: Double, callbacks: inout [() -> Void],
                               running: inout Bool, isInstance: Bool = false) -> Layer {
+        if !isInstance, !layer.needsPresentation, layer.presentsStatically, let kept = layer.presentationLayer {
+            return kept                                       // nothing in this subtree changed or animates
+        }
         let time = layer.localTime(fromSuperlayerTime: parentTime)
         let rate = parentRate * layer.speed
         if !isInstance {
@@ -182,11 +185,22 @@ public final class LayerTree {
                 }
             }
         }
-        if !isInstance { layer.presentationLayer = copy }
+        if !isInstance {
+            layer.presentationLayer = copy
+            layer.needsPresentation = false
+            // A copy that showed an animation ending now is not kept: the next frame shows
+            // the model without it (rule 10).
+            layer.presentsStatically = finishedIndices.isEmpty && layer.animations.entries.isEmpty && layer.pendingCallbacks.isEmpty
+                && layer.sublayers.allSatisfy(\.presentsStatically) && (layer.maskLayer?.presentsStatically ?? true)
+        }
         return copy
     }
 
+    /// Visits the layers a commit may have work on: those changed since the last
+    /// presentation pass and the way down to them (a display request, a new animation,
+    /// each marks its way up).
     private func visit(_ layer: Layer, _ body: (Layer) -> Void) {
+        guard layer.needsPresentation else { return }
         body(layer)
         if let mask = layer.maskLayer { visit(mask, body) }
         for child in layer.sublayers { visit(child, body) }
@@ -194,6 +208,17 @@ public final class LayerTree {
 }
 
 extension LayerTree {
+    /// Makes the next presentation pass copy every layer again, keeping none (the pass as
+    /// it was before copies were kept: tests hold the kept ones to it).
+    func forgetKeptPresentations() {
+        func forget(_ layer: Layer) {
+            layer.needsPresentation = true
+            if let mask = layer.maskLayer { forget(mask) }
+            for child in layer.sublayers { forget(child) }
+        }
+        forget(root)
+    }
+
     /// Asks for a new frame even though the model did not change (after a failed flip).
     public func setNeedsCommit() {
         needsCommit = true

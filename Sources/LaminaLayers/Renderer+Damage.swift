@@ -29,18 +29,12 @@ extension Renderer {
     /// records with the last frame's (which this replaces), without touching any pixel.
     public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color) -> DamagedFrame {
         let list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
-        var records: [DrawKey: DrawRecord] = [:]
-        records.reserveCapacity(list.records.count)
-        for (key, record) in list.records { records[key] = record }
+        let records = list.records
         let whole = PixelRect(width: canvasSize.width, height: canvasSize.height)
         var damage: PixelRect?
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
-            for (id, record) in records where previous[id] != record {
-                damage = Self.union(damage, record.box)
-                if let old = previous[id] { damage = Self.union(damage, old.box) }
-            }
-            for (id, old) in previous where records[id] == nil { damage = Self.union(damage, old.box) }
+            damage = Self.damage(from: previous, to: records)
         } else {
             damage = whole
         }
@@ -59,6 +53,41 @@ extension Renderer {
         canvas.target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
         paint(frame.list.operations, on: canvas)
         canvas.restore()
+    }
+
+    /// The hull of the boxes of the layers whose records differ between two frames (old and
+    /// new box), of those drawn in one only, and of nothing else. When both frames drew the
+    /// same layers in the same order (a frame where only something moved or animated) the
+    /// records are compared side by side; otherwise by key.
+    static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
+                       to records: [(key: DrawKey, record: DrawRecord)]) -> PixelRect? {
+        var damage: PixelRect?
+        if previous.count == records.count {
+            var aligned = true
+            for i in records.indices {
+                let old = previous[i], new = records[i]
+                guard old.key == new.key else {
+                    aligned = false
+                    break
+                }
+                if old.record != new.record {
+                    damage = union(union(damage, new.record.box), old.record.box)
+                }
+            }
+            if aligned { return damage }
+            damage = nil
+        }
+        var before: [DrawKey: DrawRecord] = [:], after: [DrawKey: DrawRecord] = [:]
+        before.reserveCapacity(previous.count)
+        after.reserveCapacity(records.count)
+        for (key, record) in previous { before[key] = record }
+        for (key, record) in records { after[key] = record }
+        for (id, record) in after where before[id] != record {
+            damage = union(damage, record.box)
+            if let old = before[id] { damage = union(damage, old.box) }
+        }
+        for (id, old) in before where after[id] == nil { damage = union(damage, old.box) }
+        return damage
     }
 
     /// The hull of the damage so far and a box (an empty box still stretches it, as its

@@ -14,7 +14,7 @@ public final class Renderer {
     public var flatteningTolerance = Path.defaultFlatteningTolerance
     /// What each layer drew in the last damage-tracked frame: where and a digest of how
     /// (Renderer+Damage.swift).
-    var previous: [DrawKey: DrawRecord]?
+    var previous: [(key: DrawKey, record: DrawRecord)]?
     var previousSetup: (width: Int, height: Int, background: Color)?
 
     /// Blurred shadow silhouettes kept between frames.
@@ -68,6 +68,12 @@ public final class Renderer {
     /// explicit line break, and with `isWrapped` broken at spaces to fit the bounds' width;
     /// lines stack by the face's ascender + descender.
     static func textLines(of layer: TextLayer, font: Font) -> [(line: TextLine, x: Double, baseline: Double)] {
+        layer.layoutCache.lines(for: TextLayoutCache.Key(text: layer.text, bounds: layer.bounds, font: font)) {
+            layOut(layer, font: font)
+        }
+    }
+
+    private static func layOut(_ layer: TextLayer, font: Font) -> [(line: TextLine, x: Double, baseline: Double)] {
         let size = layer.fontSize, width = layer.bounds.width
         let metrics = font.lineMetrics(size: size)
         var texts: [String] = []
@@ -113,6 +119,9 @@ public final class Renderer {
                 drawText(layer, color: color, toDevice: toTarget, canvas: canvas)
             case .shadow(let silhouette, let color, let radius, let offset, let toTarget):
                 drawShadow(silhouette: silhouette, color: color, radius: radius, offset: offset, toTarget: toTarget, canvas: canvas)
+            case .bounded(let inside, let box):
+                let clip = canvas.clipBounds
+                if box.x0 < clip.x1, clip.x0 < box.x1, box.y0 < clip.y1, clip.y0 < box.y1 { paint(inside, on: canvas) }
             case .clipped(let inside, let path, let toTarget):
                 canvas.save()
                 clip(canvas, to: path, transform: toTarget)

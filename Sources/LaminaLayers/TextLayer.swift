@@ -31,6 +31,9 @@ open class TextLayer: Layer {
     var text = TextProperties()
     /// The face to draw with; nil uses the shared default face.
     public var font: Font?
+    /// The last layout, shared with this layer's presentation copies: text that does not
+    /// change is laid out once, not every frame its layer is walked.
+    private(set) var layoutCache = TextLayoutCache()
 
     /// A text layer with no text.
     public override init() { super.init() }
@@ -113,6 +116,7 @@ open class TextLayer: Layer {
         copy.properties = properties
         copy.text = text
         copy.font = font
+        copy.layoutCache = layoutCache
         return copy
     }
 
@@ -161,5 +165,33 @@ open class TextLayer: Layer {
             extent = extent?.union(box) ?? box
         }
         return extent
+    }
+}
+
+/// A text layer's last layout and what it was made from (decision 128). Layout reads only the
+/// text's properties, the bounds and the face, so an equal key gives the same lines.
+final class TextLayoutCache {
+    struct Key: Equatable {
+        var text: TextLayer.TextProperties
+        var bounds: Rect
+        var font: Font
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.font === b.font && a.bounds == b.bounds && a.text.string == b.text.string && a.text.fontSize == b.text.fontSize
+                && a.text.alignment == b.text.alignment && a.text.truncates == b.text.truncates && a.text.wrapped == b.text.wrapped
+        }
+    }
+
+    private var key: Key?
+    private var lines: [(line: TextLine, x: Double, baseline: Double)] = []
+
+    /// The lines laid out for `key`: the kept ones when the key is the last one's, else
+    /// `layOut`'s (kept in their place).
+    func lines(for key: Key, layOut: () -> [(line: TextLine, x: Double, baseline: Double)])
+        -> [(line: TextLine, x: Double, baseline: Double)] {
+        if let kept = self.key, kept == key { return lines }
+        lines = layOut()
+        self.key = key
+        return lines
     }
 }

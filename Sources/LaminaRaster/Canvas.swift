@@ -120,6 +120,10 @@ public final class Canvas {
         target.fill(color)
     }
 
+    /// The pixels the clip lets through, as a rectangle (a path clip's box): nothing drawn
+    /// lands outside it.
+    public var clipBounds: PixelRect { clipState.rect }
+
     /// The draw's clip rectangle: the canvas clip, narrowed by `extra`.
     private func effectiveClip(_ extra: PixelRect?) -> PixelRect {
         let c = clipState.rect

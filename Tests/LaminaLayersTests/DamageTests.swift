@@ -97,4 +97,100 @@ struct DamageTests {
         let d = try #require(renderer.renderDamage(presented, into: canvas, background: .black))
         #expect(d.x0 == 71 && d.y0 == 32 && d.x1 == 93 && d.y1 == 48, "\(d)")     // 20×14 about (82, 40), 1 px margin                                        // its box, one pixel of margin
     }
+
+    /// `makeScene`'s tree with more kinds: a replicator of a small square, a masked layer, a
+    /// group (translucent, with a border and a sublayer), a text layer.
+    func makeRicherScene() -> (LayerTree, [Layer]) {
+        let (tree, layers) = makeScene()
+        let replicator = ReplicatorLayer()
+        replicator.bounds = Rect(x: 0, y: 0, width: 40, height: 12)
+        replicator.position = Point(x: 60, y: 54)
+        replicator.instanceCount = 3
+        replicator.instanceTransform = Transform3D(translationX: 12, y: 0, z: 0)
+        let square = Layer()
+        square.bounds = Rect(x: 0, y: 0, width: 8, height: 8)
+        square.position = Point(x: 5, y: 6)
+        square.backgroundColor = .white
+        replicator.addSublayer(square)
+        let masked = Layer()
+        masked.bounds = Rect(x: 0, y: 0, width: 24, height: 24)
+        masked.position = Point(x: 20, y: 48)
+        masked.backgroundColor = Color(red: 0.9, green: 0.2, blue: 0.3)
+        let mask = ShapeLayer()
+        mask.bounds = masked.bounds
+        mask.position = Point(x: 12, y: 12)
+        mask.path = Path(ovalIn: Rect(x: 0, y: 0, width: 24, height: 24))
+        masked.mask = mask
+        let group = Layer()
+        group.bounds = Rect(x: 0, y: 0, width: 30, height: 20)
+        group.position = Point(x: 70, y: 12)
+        group.backgroundColor = .white
+        group.borderWidth = 2
+        group.opacity = 0.6
+        let inner = Layer()
+        inner.bounds = Rect(x: 0, y: 0, width: 10, height: 10)
+        inner.position = Point(x: 15, y: 10)
+        inner.backgroundColor = Color(red: 0, green: 0.4, blue: 1)
+        group.addSublayer(inner)
+        let text = TextLayer()
+        text.string = "Ab"
+        text.fontSize = 12
+        text.bounds = Rect(x: 0, y: 0, width: 30, height: 16)
+        text.position = Point(x: 40, y: 8)
+        for extra in [replicator, masked, group, text] { tree.root.addSublayer(extra) }
+        return (tree, layers + [replicator, square, masked, mask, group, inner, text])
+    }
+
+    /// Now and then (one frame in three) a random change to one of `layers`: a property,
+    /// with or without its implicit animation, an explicit animation of whole frames (so
+    /// frames land on its end), hiding, moving the layer to the root's front.
+    private func randomChange(_ tree: LayerTree, _ layers: [Layer], _ n: inout Numbers) {
+        guard n.pick(3) == 0 else { return }
+        let layer = layers[n.pick(layers.count)]
+        Transaction.begin()
+        Transaction.disableActions = n.pick(2) == 0
+        switch n.pick(6) {
+        case 0: layer.position = Point(x: n.next(0, 96), y: n.next(0, 64))
+        case 1: layer.opacity = n.next(0.3, 1)
+        case 2: layer.backgroundColor = Color(red: n.next(0, 1), green: n.next(0, 1), blue: 0.5, alpha: 1)
+        case 3:
+            var animation = BasicAnimation(keyPath: "position.x", to: .scalar(n.next(0, 96)), duration: Double(1 + n.pick(3)))
+            animation.timing.autoreverses = n.pick(2) == 0
+            layer.add(animation, forKey: "move")
+        case 4: layer.isHidden.toggle()
+        default:
+            if layer.maskOwner == nil, layer.superlayer != nil {
+                layer.removeFromSuperlayer()
+                tree.root.addSublayer(layer)
+            }
+        }
+        Transaction.commit()
+    }
+
+    @Test("kept presentation copies and kept display lists draw exactly what a tree copied afresh every frame draws", arguments: 0..<12)
+    func keptDrawingEqualsFreshDrawing(seed: UInt64) throws {
+        // Two identical trees driven by the same changes: one keeps what it can, the other
+        // copies every layer every frame and is drawn in full.
+        let (kept, keptLayers) = makeRicherScene()
+        let (fresh, freshLayers) = makeRicherScene()
+        var n1 = Numbers(state: seed &+ 11), n2 = Numbers(state: seed &+ 11)
+        let incremental = PixelBuffer(width: 96, height: 64)
+        let renderer = Renderer()
+        let canvas = Canvas(target: incremental)
+        for frame in 1...40 {
+            let time = Double(frame) / 2
+            randomChange(kept, keptLayers, &n1)
+            randomChange(fresh, freshLayers, &n2)
+            kept.commit(at: time)
+            kept.updatePresentation(at: time)
+            renderer.renderDamage(try #require(kept.root.presentation()), into: canvas, background: .black)
+            fresh.commit(at: time)
+            fresh.forgetKeptPresentations()
+            fresh.updatePresentation(at: time)
+            let full = PixelBuffer(width: 96, height: 64)
+            Renderer().render(try #require(fresh.root.presentation()), into: Canvas(target: full), background: .black)
+            let differing = Pixels.differing(incremental, full)
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
+        }
+    }
 }

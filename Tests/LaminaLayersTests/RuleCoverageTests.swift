@@ -45,18 +45,35 @@ struct RuleCoverageTests {
         }
     }
 
-    @Test("one presentation object per layer per frame: stable within a frame, rebuilt for the next (rule 47)")
+    @Test("one presentation object per layer per frame: kept while nothing in its subtree changes or animates, rebuilt when something does (rule 47, decision 128)")
     func presentationIdentity() throws {
-        let root = Layer(), layer = Layer()
+        let root = Layer(), layer = Layer(), still = Layer()
         root.addSublayer(layer)
+        root.addSublayer(still)
         let tree = LayerTree(root: root)
         tree.commit(at: 0)
         tree.updatePresentation(at: 0)
         let first = try #require(layer.presentation())
+        let stillFirst = try #require(still.presentation())
         #expect(layer.presentation() === first)
         #expect(first.superlayer === root.presentation())
         tree.updatePresentation(at: 1)
-        #expect(layer.presentation() !== first)
+        #expect(layer.presentation() === first)                        // nothing changed: the same copy
+        layer.opacity = 0.5                                           // implicit: animates until 1.25
+        tree.commit(at: 1)
+        tree.updatePresentation(at: 1.1)
+        let animating = try #require(layer.presentation())
+        #expect(animating !== first && abs(animating.opacity - 0.5) > 0.01 && abs(animating.opacity - 1) > 0.01)
+        #expect(still.presentation() === stillFirst)                  // a sibling that did not change
+        #expect(stillFirst.superlayer === root.presentation() && root.presentation() !== first.superlayer)
+        tree.updatePresentation(at: 1.2)
+        #expect(layer.presentation() !== animating)                   // animating: a new copy every frame
+        tree.updatePresentation(at: 2)                                 // the animation ends (and is removed) here
+        tree.updatePresentation(at: 3)                                 // the model, without it
+        let settled = try #require(layer.presentation())
+        #expect(settled.opacity == 0.5)
+        tree.updatePresentation(at: 4)
+        #expect(layer.presentation() === settled)
     }
 
     @Test("layer and shape layer defaults (rules 48, 60)")
