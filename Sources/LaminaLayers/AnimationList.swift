@@ -3,26 +3,66 @@ import LaminaAnimation
 /// One animation attached to a layer, with what the commit resolved for it. A reference,
 /// so evaluating thousands of animations every frame never copies them.
 final class AnimationEntry {
+    // The fields every frame reads come first, together (a class's fields are laid out in
+    // the order declared): ten thousand animations read a few cache lines each.
+    var isCommitted = false
+    var hasFinished = false
+    // What evaluating the animation reads, taken out of `animation` whenever it changes
+    // (when added and at the commit), so a frame never copies the animation (its strings,
+    // keyframes and delegate) to read its timing.
+    private(set) var hasKeyframes = false
+    private(set) var isCumulative = false
+    private(set) var isAdditive = false
+    private(set) var valueFunction: ValueFunction?
+    /// The animation's timing.
+    private(set) var timing = MediaTiming()
+    /// Its spring, when it has one.
+    private(set) var spring: Spring?
+    /// Its easing; nil for linear.
+    private(set) var curve: TimingFunction?
+    /// From and to, resolved against the presentation value at commit (rule 15).
+    var ends: (from: AnimatableValue, to: AnimatableValue)?
+    /// For a group (rule 33): its children, evaluated in its local time; `animation` holds
+    /// the group's own timing.
+    var children: [AnimationEntry] = []
+    /// The animated key path.
+    private(set) var keyPath = ""
+
     var key: String
     /// False for animations added with a nil key (not listed by `animationKeys()`).
     var isKeyed: Bool
-    var animation: BasicAnimation
-    /// From and to, resolved against the presentation value at commit (rule 15).
-    var ends: (from: AnimatableValue, to: AnimatableValue)?
-    var isCommitted = false
-    var hasFinished = false
+    var animation: BasicAnimation {
+        didSet { takeEvaluation() }
+    }
     var completion: ((Bool) -> Void)?
     /// The transaction completion blocks waiting for this animation (rule 39).
     var groups: [CompletionGroup] = []
     /// Added to the commit time when the begin time is left at 0.
     var beginDelay = 0.0
-    /// For a group (rule 33): its children, evaluated in its local time; `animation` holds
-    /// the group's own timing.
-    var children: [AnimationEntry] = []
     var groupTimingFunction: TimingFunction?
     /// For a transition (rule 34): its description and the picture before the change.
     var transition: Transition?
     var snapshot: Layer?
+
+    private func takeEvaluation() {
+        keyPath = animation.keyPath
+        timing = animation.timing
+        curve = animation.timingFunction.flatMap { $0.x1 == $0.y1 && $0.x2 == $0.y2 ? nil : $0 }   // linear: none
+        spring = animation.spring
+        hasKeyframes = animation.keyframes != nil
+        isCumulative = animation.isCumulative
+        isAdditive = animation.isAdditive
+        valueFunction = animation.valueFunction
+    }
+
+    /// The eased progress for a phase: the spring in seconds, else the timing function
+    /// (`BasicAnimation.progress(for:)`).
+    @inline(__always)
+    private func progress(for phase: MediaTiming.Phase) -> Double {
+        if let spring { return spring.fraction(at: phase.simpleTime) }
+        guard let curve else { return min(max(phase.fraction, 0), 1) }
+        return curve(phase.fraction)
+    }
 
     /// A transition's progress at layer time `time` (nil outside its interval).
     func transitionProgress(at time: Double) -> Double? {
@@ -49,6 +89,7 @@ final class AnimationEntry {
         self.isKeyed = isKeyed
         self.animation = animation
         self.completion = completion
+        takeEvaluation()
     }
 
     /// What runs when the animation ends or is removed, in order: transaction completion
@@ -71,7 +112,7 @@ final class AnimationEntry {
 
     /// A path keyframe animation's turn at layer time `time` (rule 26), or nil.
     func rotation(at time: Double) -> Double? {
-        guard isCommitted, let keyframes = animation.keyframes, keyframes.rotationMode != nil,
+        guard isCommitted, hasKeyframes, let keyframes = animation.keyframes, keyframes.rotationMode != nil,
               let phase = animation.timing.phase(at: time) else { return nil }
         return keyframes.rotation(at: animation.progress(for: phase))
     }
@@ -85,10 +126,10 @@ final class AnimationEntry {
 
     /// The same, reading the underlying value only when the animation is additive.
     func value(at time: Double, underlying: () -> AnimatableValue?) -> AnimatableValue? {
-        guard isCommitted, let phase = animation.timing.phase(at: time) else { return nil }
-        let progress = animation.progress(for: phase)
+        guard isCommitted, let phase = timing.phase(at: time) else { return nil }
+        let progress = progress(for: phase)
         var value: AnimatableValue
-        if animation.keyframes == nil {
+        if !hasKeyframes {
             // The common case first, without copying the keyframes out.
             guard let ends else { return nil }
             value = ends.from.interpolated(to: ends.to, by: progress)
@@ -96,17 +137,17 @@ final class AnimationEntry {
             guard let v = animation.keyframes!.value(at: progress) else { return nil }
             value = v
         }
-        if animation.isCumulative && phase.iteration > 0 {
+        if isCumulative && phase.iteration > 0 {
             // The cycle ends on its last value, or back on its first when it autoreverses (rule 17).
             let (first, last) = cycleEnds(current: value)
-            let cycleEnd = animation.timing.autoreverses ? first : last
+            let cycleEnd = timing.autoreverses ? first : last
             value = cycleEnd.repeated(phase.iteration).adding(value)
         }
-        if let function = animation.valueFunction {
+        if let function = valueFunction {
             // The number becomes the whole transform, replacing the model's (rule 21).
             return function.transform(for: value).map { .transform($0) }
         }
-        if animation.isAdditive, let underlying = underlying() { return underlying.adding(value) }
+        if isAdditive, let underlying = underlying() { return underlying.adding(value) }
         return value
     }
 }

@@ -132,8 +132,8 @@ public final class LayerTree {
         var finishedIndices: [Int] = []
         for (i, entry) in layer.animations.entries.enumerated() {
             guard entry.isCommitted else { running = true; continue }
-            let timing = entry.animation.timing
-            let keyPath = entry.animation.keyPath
+            let timing = entry.timing
+            let keyPath = entry.keyPath
             if entry.transition != nil {
                 if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
                     copy.transitionFrame = (snapshot, entry.transition!, p)
