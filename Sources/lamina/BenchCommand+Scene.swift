@@ -3,7 +3,6 @@ import FoundationEssentials
 import Lamina
 import LaminaBenchmarks
 import LaminaDisplay
-import LaminaSceneFiles
 import LaminaScenes
 import Logging
 
