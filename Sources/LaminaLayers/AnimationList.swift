@@ -21,12 +21,29 @@ final class AnimationEntry {
     /// Its easing; nil for linear.
     private(set) var curve: TimingFunction?
     /// From and to, resolved against the presentation value at commit (rule 15).
-    var ends: (from: AnimatableValue, to: AnimatableValue)?
+    var ends: (from: AnimatableValue, to: AnimatableValue)? {
+        get { hasEnds ? (from, to) : nil }
+        set {
+            hasEnds = newValue != nil
+            from = newValue?.from ?? .scalar(0)
+            to = newValue?.to ?? .scalar(0)
+        }
+    }
+    // `ends` kept as two plain values: an optional tuple of enums is copied and destroyed
+    // through generic witnesses, many times the cost of the interpolation.
+    private var hasEnds = false
+    private var from = AnimatableValue.scalar(0)
+    private var to = AnimatableValue.scalar(0)
+    /// True for a transition (`transition` is set).
+    private(set) var isTransition = false
     /// For a group (rule 33): its children, evaluated in its local time; `animation` holds
     /// the group's own timing.
     var children: [AnimationEntry] = []
     /// The animated key path.
     private(set) var keyPath = ""
+    /// Where the key path is in `Layer`'s own property table, when it is there: the layer
+    /// kinds Lamina defines write those properties without looking the key path up again.
+    private(set) var layerPropertyIndex: Int?
 
     var key: String
     /// False for animations added with a nil key (not listed by `animationKeys()`).
@@ -41,11 +58,14 @@ final class AnimationEntry {
     var beginDelay = 0.0
     var groupTimingFunction: TimingFunction?
     /// For a transition (rule 34): its description and the picture before the change.
-    var transition: Transition?
+    var transition: Transition? {
+        didSet { isTransition = transition != nil }
+    }
     var snapshot: Layer?
 
     private func takeEvaluation() {
         keyPath = animation.keyPath
+        layerPropertyIndex = Layer.layerProperties.index(of: keyPath)
         timing = animation.timing
         curve = animation.timingFunction.flatMap { $0.x1 == $0.y1 && $0.x2 == $0.y2 ? nil : $0 }   // linear: none
         spring = animation.spring
@@ -131,8 +151,8 @@ final class AnimationEntry {
         var value: AnimatableValue
         if !hasKeyframes {
             // The common case first, without copying the keyframes out.
-            guard let ends else { return nil }
-            value = ends.from.interpolated(to: ends.to, by: progress)
+            guard hasEnds else { return nil }
+            value = from.interpolated(to: to, by: progress)
         } else {
             guard let v = animation.keyframes!.value(at: progress) else { return nil }
             value = v

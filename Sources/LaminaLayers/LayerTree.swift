@@ -134,7 +134,7 @@ public final class LayerTree {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.timing
             let keyPath = entry.keyPath
-            if entry.transition != nil {
+            if entry.isTransition {
                 if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
                     copy.transitionFrame = (snapshot, entry.transition!, p)
                 }
@@ -143,7 +143,11 @@ public final class LayerTree {
                     copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
                 }
             } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
-                copy.applyAnimatedValue(value, forKeyPath: keyPath)
+                if let index = entry.layerPropertyIndex, copy.writesLayerPropertiesInPlace {
+                    _ = Layer.layerProperties.write(value, atIndex: index, in: &copy.properties)
+                } else {
+                    copy.applyAnimatedValue(value, forKeyPath: keyPath)
+                }
                 if let angle = entry.rotation(at: time) {
                     // Turned along the path, before the layer's own transform (rule 26).
                     copy.applyAnimatedValue(.transform(copy.transform.rotated(by: angle, x: 0, y: 0, z: 1)), forKeyPath: "transform")

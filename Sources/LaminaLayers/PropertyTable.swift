@@ -125,6 +125,18 @@ struct PropertyTable<Storage>: Sendable {
         return properties[i].read(&storage)
     }
 
+    /// Where `keyPath` is in the table, for `write(_:atIndex:in:)`; nil when it is not there.
+    func index(of keyPath: String) -> Int? {
+        keyPaths.firstIndex(of: keyPath)
+    }
+
+    /// Writes `value` into the property at `index` (from `index(of:)`); false when the value
+    /// is of another kind. What an animation does every frame, without the key path's lookup.
+    @inline(__always)
+    func write(_ value: AnimatableValue, atIndex index: Int, in storage: inout Storage) -> Bool {
+        properties[index].write(&storage, value)
+    }
+
     /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the
     /// value is of another kind.
     func write(_ value: AnimatableValue, at keyPath: String, in storage: inout Storage) -> Bool? {
