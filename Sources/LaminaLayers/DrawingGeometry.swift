@@ -89,7 +89,6 @@ enum DrawingGeometry {
     /// what may spill out of them (a contents image placed by gravity, the shadow, the kind's
     /// content); nil when a non-affine transform makes it uncertain.
     static func ownBox(of layer: Layer, toDevice: Transform3D) -> Rect? {
-        guard toDevice.isAffine else { return nil }
         var extent = layer.bounds
         if let image = layer.contents { extent = extent.union(contentsRect(of: layer, image: image)) }
         if layer.shadowOpacity > 0 {
@@ -99,8 +98,30 @@ enum DrawingGeometry {
                                        width: shape.width + 2 * spread, height: shape.height + 2 * spread))
         }
         if let kind = layer.kindContentExtent { extent = extent.union(kind) }
+        guard toDevice.isAffine else { return projectedBox(of: extent, through: toDevice) }
         return toDevice.affineTransform.apply(to: extent)
     }
+
+    /// The device box of a rectangle of the z = 0 plane seen through a perspective: the box
+    /// of its four projected corners when all lie in front of the eye (a projection keeps
+    /// lines straight, so the projected rectangle is the quadrilateral they span); nil when
+    /// one does not (drawing clips it at w = 0, and it may reach anywhere).
+    static func projectedBox(of rect: Rect, through transform: Transform3D) -> Rect? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+            let h = transform.applyHomogeneous(x: x, y: y, z: 0)
+            guard h.w >= Self.nearW, h.x.isFinite, h.y.isFinite else { return nil }
+            let px = h.x / h.w, py = h.y / h.w
+            minX = min(minX, px); maxX = max(maxX, px)
+            minY = min(minY, py); maxY = max(maxY, py)
+        }
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// Where perspective drawing clips (`Path.projected`'s default): a corner nearer the
+    /// eye's plane than this is taken as behind it.
+    static let nearW = 1e-6
 
     /// Device pixels the subtree can touch, clamped to the canvas (the whole canvas where a
     /// non-affine transform makes bounds uncertain).

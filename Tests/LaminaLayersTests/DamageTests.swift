@@ -53,7 +53,13 @@ struct DamageTests {
         var lastDamage: PixelRect?
         for frame in 1...25 {
             let layer = layers[n.pick(layers.count)]
-            switch n.pick(7) {
+            switch n.pick(8) {
+            case 7:
+                // Perspective: turned about y, seen from 5 to 200 px away (near ones put
+                // corners behind the eye, where the whole canvas is damage).
+                var perspective = Transform3D.identity
+                perspective.m34 = -1 / n.next(5, 200)
+                layer.transform = Transform3D(rotationAngle: n.next(-1.4, 1.4), x: 0, y: 1, z: 0).concatenating(perspective)
             case 0: layer.position = Point(x: n.next(-10, 100), y: n.next(-10, 70))
             case 1: layer.opacity = n.next(0, 1)
             case 2: layer.backgroundColor = Color(red: n.next(0, 1), green: n.next(0, 1), blue: n.next(0, 1), alpha: n.next(0.2, 1))
@@ -76,6 +82,35 @@ struct DamageTests {
             }
         }
         Transaction.commit()
+    }
+
+    @Test("a layer turning in perspective damages its projected box, not the screen, and draws what a full redraw draws", arguments: 0..<6)
+    func perspectiveDamage(seed: UInt64) throws {
+        let (tree, layers) = makeScene()
+        var n = Numbers(state: seed &+ 5)
+        let incremental = PixelBuffer(width: 96, height: 64)
+        let renderer = Renderer()
+        let canvas = Canvas(target: incremental)
+        let turning = layers[2]
+        Transaction.begin()
+        Transaction.disableActions = true
+        var partial = 0
+        for frame in 1...30 {
+            var perspective = Transform3D.identity
+            perspective.m34 = -1 / n.next(15, 120)
+            turning.transform = Transform3D(rotationAngle: n.next(-1.3, 1.3), x: 0, y: 1, z: 0).concatenating(perspective)
+            #expect(!turning.transformToSuperlayerPlane().isAffine)
+            tree.commit(at: Double(frame))
+            tree.updatePresentation(at: Double(frame))
+            let presentation = try #require(tree.root.presentation())
+            let damage = try #require(renderer.renderDamage(presentation, into: canvas, background: .black))
+            if damage != PixelRect(width: 96, height: 64) { partial += 1 }
+            let full = PixelBuffer(width: 96, height: 64)
+            Renderer().render(presentation, into: Canvas(target: full), background: .black)
+            #expect(Pixels.differing(incremental, full) == 0, "frame \(frame): damage \(damage)")
+        }
+        Transaction.commit()
+        #expect(partial >= 25)                                    // all but the first, in front of the eye
     }
 
     @Test("a small change damages only its old and new boxes; no change damages nothing")
