@@ -6,8 +6,11 @@ import LaminaRaster
 /// the damage it leaves (the two halves of `renderDamage`, so a caller can time them apart).
 public struct DamagedFrame {
     let list: DisplayList
-    /// What has to be redrawn, in device pixels; nil when nothing changed.
+    /// The rectangle spanning everything that has to be redrawn, in device pixels (what is
+    /// copied out); nil when nothing changed.
     public let damage: PixelRect?
+    /// What is redrawn: disjoint rectangles inside `damage` (at most `DamageRegions.maximumCount`).
+    public let regions: [PixelRect]
 }
 
 /// Drawing only what changed since the last frame (the renderer with damage).
@@ -15,9 +18,10 @@ extension Renderer {
     /// Redraws only what changed since the last call: the canvas must still hold that
     /// frame. Compares each layer's device box and a digest of everything that affects its
     /// pixels (its properties, device transform, inherited opacity and drawing order) with
-    /// the last frame's, clears the union of changed boxes (old and new) to `background` and
-    /// paints the display list clipped to it. Returns that damage (nil: nothing changed; the
-    /// whole canvas on the first frame or after the size or background changed).
+    /// the last frame's, clears the changed boxes (old and new, gathered into a few disjoint
+    /// rectangles: `DamageRegions`) to `background` and paints the display list clipped to
+    /// each. Returns the rectangle spanning them (nil: nothing changed; the whole canvas on
+    /// the first frame or after the size or background changed).
     @discardableResult
     public func renderDamage(_ root: Layer, into canvas: Canvas, background: Color) -> PixelRect? {
         let frame = findDamage(root, canvasSize: (canvas.target.width, canvas.target.height), background: background)
@@ -31,37 +35,39 @@ extension Renderer {
         let list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
         let records = list.records
         let whole = PixelRect(width: canvasSize.width, height: canvasSize.height)
-        var damage: PixelRect?
+        var regions: [PixelRect]
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
-            damage = Self.damage(from: previous, to: records)
+            regions = Self.damage(from: previous, to: records, in: whole).clipped(to: whole)
         } else {
-            damage = whole
+            regions = [whole]
         }
         previous = records
         previousSetup = (canvasSize.width, canvasSize.height, background)
-        guard let d = damage?.intersection(whole), !d.isEmpty else { return DamagedFrame(list: list, damage: nil) }
-        return DamagedFrame(list: list, damage: d)
+        guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: []) }
+        for r in regions.dropFirst() { hull = hull.union(r) }
+        return DamagedFrame(list: list, damage: hull, regions: regions)
     }
 
-    /// The second half of `renderDamage`: clears `frame`'s damage to `background` and paints
-    /// its display list clipped to it (nothing when nothing changed).
+    /// The second half of `renderDamage`: clears each of `frame`'s regions to `background`
+    /// and paints its display list clipped to it (nothing when nothing changed).
     public func paint(_ frame: DamagedFrame, into canvas: Canvas, background: Color) {
-        guard let d = frame.damage else { return }
-        canvas.save()
-        canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))
-        canvas.target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
-        paint(frame.list.operations, on: canvas)
-        canvas.restore()
+        for d in frame.regions {
+            canvas.save()
+            canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))
+            canvas.target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
+            paint(frame.list.operations, on: canvas)
+            canvas.restore()
+        }
     }
 
-    /// The hull of the boxes of the layers whose records differ between two frames (old and
-    /// new box), of those drawn in one only, and of nothing else. When both frames drew the
-    /// same layers in the same order (a frame where only something moved or animated) the
-    /// records are compared side by side; otherwise by key.
+    /// The boxes of the layers whose records differ between two frames (old and new box), of
+    /// those drawn in one only, and of nothing else, gathered into regions. When both frames
+    /// drew the same layers in the same order (a frame where only something moved or
+    /// animated) the records are compared side by side; otherwise by key.
     static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
-                       to records: [(key: DrawKey, record: DrawRecord)]) -> PixelRect? {
-        var damage: PixelRect?
+                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect) -> DamageRegions {
+        var damage = DamageRegions(bounds: canvas)
         if previous.count == records.count {
             var aligned = true
             for i in records.indices {
@@ -71,11 +77,12 @@ extension Renderer {
                     break
                 }
                 if old.record != new.record {
-                    damage = union(union(damage, new.record.box), old.record.box)
+                    damage.add(new.record.box)
+                    damage.add(old.record.box)
                 }
             }
             if aligned { return damage }
-            damage = nil
+            damage = DamageRegions(bounds: canvas)
         }
         var before: [DrawKey: DrawRecord] = [:], after: [DrawKey: DrawRecord] = [:]
         before.reserveCapacity(previous.count)
@@ -83,17 +90,10 @@ extension Renderer {
         for (key, record) in previous { before[key] = record }
         for (key, record) in records { after[key] = record }
         for (id, record) in after where before[id] != record {
-            damage = union(damage, record.box)
-            if let old = before[id] { damage = union(damage, old.box) }
+            damage.add(record.box)
+            if let old = before[id] { damage.add(old.box) }
         }
-        for (id, old) in before where after[id] == nil { damage = union(damage, old.box) }
+        for (id, old) in before where after[id] == nil { damage.add(old.box) }
         return damage
-    }
-
-    /// The hull of the damage so far and a box (an empty box still stretches it, as its
-    /// corners are where the layer was).
-    private static func union(_ a: PixelRect?, _ box: PixelRect) -> PixelRect {
-        guard let a else { return box }
-        return PixelRect(x0: min(a.x0, box.x0), y0: min(a.y0, box.y0), x1: max(a.x1, box.x1), y1: max(a.y1, box.y1))
     }
 }

@@ -170,15 +170,27 @@ public final class Renderer {
     private func fill(_ path: Path, color: Color, rule: FillRule, transform: Transform3D, canvas: Canvas) {
         if transform.isAffine {
             canvas.fill(path, color: color, rule: rule, transform: transform.affineTransform)
-        } else {
+        } else if mayTouch(path.controlPointBounds, through: transform, reach: 0, canvas: canvas) {
             canvas.fill(polygons: projected(path, transform), color: color, rule: rule)
         }
+    }
+
+    /// False when `box` (in the layer's plane) seen through the perspective `transform`,
+    /// grown by `reach` device pixels, lies wholly outside the clip: drawing it would be
+    /// flattened and projected for nothing (each damage region is a pass over the list).
+    /// True when a corner is behind the eye (it may reach anywhere).
+    private func mayTouch(_ box: Rect, through transform: Transform3D, reach: Double, canvas: Canvas) -> Bool {
+        guard let projected = DrawingGeometry.projectedBox(of: box, through: transform) else { return true }
+        let clip = canvas.clipBounds, margin = reach + 1
+        return projected.maxX + margin > Double(clip.x0) && projected.minX - margin < Double(clip.x1)
+            && projected.maxY + margin > Double(clip.y0) && projected.minY - margin < Double(clip.y1)
     }
 
     private func stroke(_ path: Path, style: StrokeStyle, color: Color, transform: Transform3D, canvas: Canvas) {
         if transform.isAffine {
             canvas.stroke(path, style: style, color: color, transform: transform.affineTransform)
-        } else {
+        } else if mayTouch(path.controlPointBounds.insetBy(dx: -Self.strokeReach(style), dy: -Self.strokeReach(style)),
+                           through: transform, reach: 0, canvas: canvas) {
             // The outline built in layer space, then projected like any filled shape.
             let outline = path.stroked(style, tolerance: flatteningTolerance)
             var polygons: [[Point]] = []
@@ -191,6 +203,15 @@ public final class Renderer {
             }
             canvas.fill(polygons: polygons, color: color, rule: .nonZero)
         }
+    }
+
+    /// How far a stroke's outline reaches beyond its path, in the path's units: half the
+    /// width, times the miter limit where joins may be mitred (a square cap's corner reaches
+    /// √2 · half the width, inside that with the default limit of 10 and at least 1.5).
+    private static func strokeReach(_ style: StrokeStyle) -> Double {
+        let half = abs(style.width) / 2
+        guard half.isFinite else { return .infinity }
+        return half * max(style.miterLimit.isFinite ? style.miterLimit : 10, 1.5) + 1
     }
 
     private func clip(_ canvas: Canvas, to path: Path, transform: Transform3D) {

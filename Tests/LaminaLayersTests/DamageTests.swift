@@ -113,6 +113,52 @@ struct DamageTests {
         #expect(partial >= 25)                                    // all but the first, in front of the eye
     }
 
+    @Test("things changing far apart are redrawn as separate disjoint regions, and draw what a full redraw draws", arguments: 0..<8)
+    func separateRegions(seed: UInt64) throws {
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 480, height: 160)
+        root.anchorPoint = .zero
+        var layers: [Layer] = []
+        for i in 0..<8 {
+            let layer = Layer()
+            layer.bounds = Rect(x: 0, y: 0, width: 24, height: 18)
+            layer.position = Point(x: 30 + Double(i % 4) * 140, y: 30 + Double(i / 4) * 100)
+            layer.backgroundColor = Color(red: 0.9, green: 0.3, blue: 0.2, alpha: 0.5)   // translucent: a pixel drawn twice shows
+            root.addSublayer(layer)
+            layers.append(layer)
+        }
+        let tree = LayerTree(root: root)
+        var n = Numbers(state: seed &+ 17)
+        let incremental = PixelBuffer(width: 480, height: 160)
+        let renderer = Renderer()
+        let canvas = Canvas(target: incremental)
+        Transaction.begin()
+        Transaction.disableActions = true
+        var mostRegions = 0
+        for frame in 0..<30 {
+            for layer in layers where n.pick(3) == 0 {
+                layer.position = Point(x: layer.position.x + n.next(-20, 20), y: layer.position.y + n.next(-15, 15))
+                layer.opacity = n.next(0.4, 1)
+            }
+            tree.commit(at: Double(frame))
+            tree.updatePresentation(at: Double(frame))
+            let presentation = try #require(root.presentation())
+            let found = renderer.findDamage(presentation, canvasSize: (480, 160), background: .black)
+            for (i, a) in found.regions.enumerated() {
+                for b in found.regions.dropFirst(i + 1) { #expect(a.intersection(b).isEmpty, "\(a) and \(b) overlap") }
+                #expect(found.damage.map { a.intersection($0) == a } ?? false)
+            }
+            #expect(found.regions.count <= DamageRegions.maximumCount)
+            mostRegions = max(mostRegions, found.regions.count)
+            renderer.paint(found, into: canvas, background: .black)
+            let full = PixelBuffer(width: 480, height: 160)
+            Renderer().render(presentation, into: Canvas(target: full), background: .black)
+            #expect(Pixels.differing(incremental, full) == 0, "frame \(frame)")
+        }
+        Transaction.commit()
+        #expect(mostRegions >= 2)
+    }
+
     @Test("a small change damages only its old and new boxes; no change damages nothing")
     func damageIsLocal() throws {
         let (tree, layers) = makeScene()
