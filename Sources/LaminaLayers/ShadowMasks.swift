@@ -15,6 +15,8 @@ final class ShadowMasks {
         var fractionX, fractionY: Double
         var blur: Int
         var region: PixelRect
+        /// The flattening tolerance the silhouette was filled with.
+        var tolerance: Double
     }
 
     /// Masks kept at most.
@@ -95,7 +97,8 @@ extension Renderer {
         guard !visible.isEmpty else { return }
         if region.area > ShadowMasks.wholeMaskLimit { region = visible }
         let key = ShadowMasks.Key(silhouette: silhouette, a: near.a, b: near.b, c: near.c, d: near.d,
-                                  fractionX: fractionX, fractionY: fractionY, blur: blur, region: region)
+                                  fractionX: fractionX, fractionY: fractionY, blur: blur, region: region,
+                                  tolerance: canvas.flatteningTolerance)
         let mask = shadowMasks.mask(for: key) {
             var mask = AlphaMask(filling: silhouette,
                                  transform: near.concatenating(AffineTransform(translationX: Double(-region.x0), y: Double(-region.y0))),
