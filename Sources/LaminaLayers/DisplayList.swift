@@ -26,7 +26,7 @@ indirect enum DisplayOperation {
     /// Fills a path with a gradient (a gradient layer).
     case gradient(Path, Gradient, toTarget: AffineTransform)
     /// Draws a text layer's lines.
-    case text(TextLayer, color: Color, toTarget: Transform3D)
+    case text(TextSource, color: Color, toTarget: Transform3D)
     /// A layer's shadow: its silhouette filled, blurred by about `radius` target pixels and
     /// placed at `offset` (both in the layer's units).
     case shadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform)
@@ -41,6 +41,14 @@ indirect enum DisplayOperation {
     /// `operations` clipped by the alpha of `mask`, which draws into an offscreen covering
     /// `box` (its transforms map into that offscreen).
     case masked([DisplayOperation], mask: [DisplayOperation], box: PixelRect)
+}
+
+/// The text layer a `.text` operation draws, held without a strong reference: a kept
+/// presentation copy keeps its subtree's operations (`SubtreeDrawing`), and an operation
+/// that held the copy strongly would keep the copy alive through its own cache, for good.
+/// The copy outlives its operations: they are replayed only while it is shown.
+struct TextSource {
+    unowned let layer: TextLayer
 }
 
 /// A drawn layer: its model layer, and which drawing of it (a replicator draws the same

@@ -61,13 +61,13 @@ open class Layer {
     /// Set when this layer or one below it changed since the last presentation pass (a
     /// property, sublayers, the mask, animations added or removed, a display request): the
     /// next commit and presentation pass walk down to it; the rest of the tree is skipped.
-    var needsPresentation = true
+    final var needsPresentation = true
     /// Set by the last presentation pass: nothing in this subtree animates, so until
     /// something in it changes its copy is shown again as it is (decision 128).
-    var presentsStatically = false
+    final var presentsStatically = false
     /// On a presentation copy that is shown again: what its subtree's walk appended to the
     /// display list, and where (DisplayListBuilder).
-    var drawingCache: SubtreeDrawing?
+    final var drawingCache: SubtreeDrawing?
     /// On presentation copies during a transition: the old picture, the transition and its
     /// progress (rule 34).
     var transitionFrame: (old: Layer, transition: Transition, progress: Double)?
@@ -450,7 +450,7 @@ open class Layer {
     ].map { ObjectIdentifier($0) }
 
     /// True for the kinds in `kindsWritingLayerPropertiesInPlace`.
-    var writesLayerPropertiesInPlace: Bool {
+    final var writesLayerPropertiesInPlace: Bool {
         Self.kindsWritingLayerPropertiesInPlace.contains(ObjectIdentifier(type(of: self)))
     }
 

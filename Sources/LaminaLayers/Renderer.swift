@@ -115,8 +115,8 @@ public final class Renderer {
                 canvas.draw(image, transform3D: toTarget, opacity: opacity)
             case .gradient(let path, let gradient, let toTarget):
                 canvas.fill(path, gradient: gradient, transform: toTarget)
-            case .text(let layer, let color, let toTarget):
-                drawText(layer, color: color, toDevice: toTarget, canvas: canvas)
+            case .text(let source, let color, let toTarget):
+                drawText(source.layer, color: color, toDevice: toTarget, canvas: canvas)
             case .shadow(let silhouette, let color, let radius, let offset, let toTarget):
                 drawShadow(silhouette: silhouette, color: color, radius: radius, offset: offset, toTarget: toTarget, canvas: canvas)
             case .bounded(let inside, let box):

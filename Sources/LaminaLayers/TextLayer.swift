@@ -33,7 +33,7 @@ open class TextLayer: Layer {
     public var font: Font?
     /// The last layout, shared with this layer's presentation copies: text that does not
     /// change is laid out once, not every frame its layer is walked.
-    private(set) var layoutCache = TextLayoutCache()
+    private(set) final var layoutCache = TextLayoutCache()
 
     /// A text layer with no text.
     public override init() { super.init() }
@@ -146,7 +146,7 @@ open class TextLayer: Layer {
 
     override func appendKindContent(to operations: inout [DisplayOperation], in context: KindContentContext) {
         guard let color = text.foregroundColor else { return }
-        operations.append(.text(self, color: context.shade(color), toTarget: context.toTarget))
+        operations.append(.text(TextSource(layer: self), color: context.shade(color), toTarget: context.toTarget))
     }
 
     override var kindContentElementCount: Int {
