@@ -46,16 +46,10 @@ struct DamageRegions {
         while rects.count > Self.maximumCount { mergeCheapestPair() }
     }
 
-    /// The rectangle spanning them all; nil when nothing changed.
-    var hull: PixelRect? {
-        guard var h = rects.first else { return nil }
-        for r in rects.dropFirst() { h = Self.hull(h, r) }
-        return h
-    }
-
-    /// Each rectangle cut to `bounds`, empty ones dropped.
-    func clipped(to bounds: PixelRect) -> [PixelRect] {
-        rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+    /// The rectangles with pixels to redraw (every box was clamped to `bounds` as it came
+    /// in, so only the empty ones are dropped).
+    var drawn: [PixelRect] {
+        rects.filter { !$0.isEmpty }
     }
 
     private mutating func mergeCheapestPair() {

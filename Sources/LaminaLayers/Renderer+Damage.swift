@@ -38,7 +38,7 @@ extension Renderer {
         var regions: [PixelRect]
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
-            regions = Self.damage(from: previous, to: records, in: whole).clipped(to: whole)
+            regions = Self.damage(from: previous, to: records, in: whole).drawn
         } else {
             regions = [whole]
         }

@@ -120,8 +120,7 @@ public final class Renderer {
             case .shadow(let silhouette, let color, let radius, let offset, let toTarget):
                 drawShadow(silhouette: silhouette, color: color, radius: radius, offset: offset, toTarget: toTarget, canvas: canvas)
             case .bounded(let inside, let box):
-                let clip = canvas.clipBounds
-                if box.x0 < clip.x1, clip.x0 < box.x1, box.y0 < clip.y1, clip.y0 < box.y1 { paint(inside, on: canvas) }
+                if !box.intersection(canvas.clipBounds).isEmpty { paint(inside, on: canvas) }
             case .clipped(let inside, let path, let toTarget):
                 canvas.save()
                 clip(canvas, to: path, transform: toTarget)
@@ -170,18 +169,18 @@ public final class Renderer {
     private func fill(_ path: Path, color: Color, rule: FillRule, transform: Transform3D, canvas: Canvas) {
         if transform.isAffine {
             canvas.fill(path, color: color, rule: rule, transform: transform.affineTransform)
-        } else if mayTouch(path.controlPointBounds, through: transform, reach: 0, canvas: canvas) {
+        } else if mayTouch(path.controlPointBounds, through: transform, canvas: canvas) {
             canvas.fill(polygons: projected(path, transform), color: color, rule: rule)
         }
     }
 
-    /// False when `box` (in the layer's plane) seen through the perspective `transform`,
-    /// grown by `reach` device pixels, lies wholly outside the clip: drawing it would be
-    /// flattened and projected for nothing (each damage region is a pass over the list).
-    /// True when a corner is behind the eye (it may reach anywhere).
-    private func mayTouch(_ box: Rect, through transform: Transform3D, reach: Double, canvas: Canvas) -> Bool {
+    /// False when `box` (in the layer's plane) seen through the perspective `transform`, grown
+    /// by a pixel of anti-aliasing, lies wholly outside the clip: drawing it would be flattened
+    /// and projected for nothing (each damage region is a pass over the list). True when a
+    /// corner is behind the eye (it may reach anywhere).
+    private func mayTouch(_ box: Rect, through transform: Transform3D, canvas: Canvas) -> Bool {
         guard let projected = DrawingGeometry.projectedBox(of: box, through: transform) else { return true }
-        let clip = canvas.clipBounds, margin = reach + 1
+        let clip = canvas.clipBounds, margin = 1.0
         return projected.maxX + margin > Double(clip.x0) && projected.minX - margin < Double(clip.x1)
             && projected.maxY + margin > Double(clip.y0) && projected.minY - margin < Double(clip.y1)
     }
@@ -190,7 +189,7 @@ public final class Renderer {
         if transform.isAffine {
             canvas.stroke(path, style: style, color: color, transform: transform.affineTransform)
         } else if mayTouch(path.controlPointBounds.insetBy(dx: -Self.strokeReach(style), dy: -Self.strokeReach(style)),
-                           through: transform, reach: 0, canvas: canvas) {
+                           through: transform, canvas: canvas) {
             // The outline built in layer space, then projected like any filled shape.
             let outline = path.stroked(style, tolerance: flatteningTolerance)
             var polygons: [[Point]] = []

@@ -54,9 +54,6 @@ final class ShadowMasks {
         }
         return mask
     }
-
-    /// Masks held now.
-    var count: Int { masks.count }
 }
 
 extension Renderer {

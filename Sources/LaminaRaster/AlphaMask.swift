@@ -52,17 +52,19 @@ extension AlphaMask {
         guard radius > 0, width > 0, height > 0 else { return }
         let width = self.width, height = self.height
         let divide = ExactDivision(by: 2 * radius + 1)
-        var line = [Int32](repeating: 0, count: width)
-        var sums = [Int32](repeating: 0, count: width)
+        let line = UnsafeMutableBufferPointer<Int32>.allocate(capacity: width)
+        defer { line.deallocate() }
+        let sums = UnsafeMutableBufferPointer<Int32>.allocate(capacity: width)
+        defer { sums.deallocate() }
+        // The vertical pass overwrites a row before it leaves the window: the last radius + 1
+        // rows' originals wait here until they leave.
+        let ring = UnsafeMutablePointer<UInt8>.allocate(capacity: (radius + 1) * width)
+        defer { ring.deallocate() }
         coverage.withUnsafeMutableBufferPointer { pixels in
             let base = pixels.baseAddress!
-            line.withUnsafeMutableBufferPointer { line in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    for _ in 0..<passes {
-                        for y in 0..<height { Self.blurRow(base + y * width, count: width, radius: radius, line: line, divide: divide) }
-                        Self.blurColumns(base, width: width, height: height, radius: radius, sums: sums, divide: divide)
-                    }
-                }
+            for _ in 0..<passes {
+                for y in 0..<height { Self.blurRow(base + y * width, count: width, radius: radius, line: line, divide: divide) }
+                Self.blurColumns(base, width: width, height: height, radius: radius, sums: sums, ring: ring, divide: divide)
             }
         }
     }
@@ -82,33 +84,30 @@ extension AlphaMask {
     }
 
     /// One vertical pass over every column at once: `sums` keeps each column's running sum
-    /// of the window. A row leaves the window after it has been overwritten, so the last
-    /// radius + 1 rows' originals are kept in a ring until they leave.
+    /// of the window, `ring` (radius + 1 rows) the originals of the rows written but not yet
+    /// out of the window.
     private static func blurColumns(_ base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, radius: Int,
-                                    sums: UnsafeMutableBufferPointer<Int32>, divide: ExactDivision) {
+                                    sums: UnsafeMutableBufferPointer<Int32>, ring: UnsafeMutablePointer<UInt8>,
+                                    divide: ExactDivision) {
         let ringRows = radius + 1
-        var ring = [UInt8](repeating: 0, count: ringRows * width)
         for x in 0..<width { sums[x] = 0 }
         for k in 0..<min(radius, height) {
             let row = base + k * width
             for x in 0..<width { sums[x] &+= Int32(row[x]) }
         }
-        ring.withUnsafeMutableBufferPointer { ring in
-            let kept = ring.baseAddress!
-            for y in 0..<height {
-                let entering = y + radius, leaving = y - radius - 1
-                if entering < height {
-                    let row = base + entering * width
-                    for x in 0..<width { sums[x] &+= Int32(row[x]) }
-                }
-                if leaving >= 0 {
-                    let row = kept + (leaving % ringRows) * width
-                    for x in 0..<width { sums[x] &-= Int32(row[x]) }
-                }
-                let out = base + y * width
-                (kept + (y % ringRows) * width).update(from: out, count: width)     // y's original, for when it leaves
-                for x in 0..<width { out[x] = UInt8(truncatingIfNeeded: divide(Int(sums[x]) + radius)) }
+        for y in 0..<height {
+            let entering = y + radius, leaving = y - radius - 1
+            if entering < height {
+                let row = base + entering * width
+                for x in 0..<width { sums[x] &+= Int32(row[x]) }
             }
+            if leaving >= 0 {
+                let row = ring + (leaving % ringRows) * width
+                for x in 0..<width { sums[x] &-= Int32(row[x]) }
+            }
+            let out = base + y * width
+            (ring + (y % ringRows) * width).update(from: out, count: width)     // y's original, for when it leaves
+            for x in 0..<width { out[x] = UInt8(truncatingIfNeeded: divide(Int(sums[x]) + radius)) }
         }
     }
 }
