@@ -50,18 +50,27 @@ enum Blend {
     /// True when the CPU runs the AVX-512 kernels (checked once).
     static let hasAVX512 = lamina_kernels_have_avx512() != 0
 
+    /// The widest kernels this process runs, as a value a sink keeps: reading a global `let`
+    /// costs a call to `swift_once` every time, twice a row in a hot sweep.
+    enum Level {
+        case portable, avx2, avx512
+
+        /// What the CPU and `LAMINA_KERNELS` allow (checked once).
+        static var current: Level { hasAVX512 ? .avx512 : hasAVX2 ? .avx2 : .portable }
+    }
+
     /// Sets `count` pixels to `color` (an opaque run at full coverage): 64- or 32-byte
     /// stores where the CPU has them, else Swift's own loop.
     @inline(__always)
-    static func fill(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
+    static func fill(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int, level: Level = .current) {
         if count < 8 {
             row.update(repeating: color, count: count)
-        } else if hasAVX512 {
-            lamina_fill_avx512(color, row, count)
-        } else if hasAVX2 {
-            lamina_fill_avx2(color, row, count)
-        } else {
-            row.update(repeating: color, count: count)
+            return
+        }
+        switch level {
+        case .avx512: lamina_fill_avx512(color, row, count)
+        case .avx2: lamina_fill_avx2(color, row, count)
+        case .portable: row.update(repeating: color, count: count)
         }
     }
 
@@ -69,13 +78,11 @@ enum Blend {
     /// sixteen pixels per instruction with AVX-512 or eight with AVX2 where the CPU has them,
     /// else `runOverPortable`.
     @inline(__always)
-    static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int) {
-        if hasAVX512 {
-            lamina_blend_run_avx512(src, row, count)
-        } else if hasAVX2 {
-            lamina_blend_run_avx2(src, row, count)
-        } else {
-            runOverPortable(src, row, count)
+    static func runOver(_ src: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ count: Int, level: Level = .current) {
+        switch level {
+        case .avx512: lamina_blend_run_avx512(src, row, count)
+        case .avx2: lamina_blend_run_avx2(src, row, count)
+        case .portable: runOverPortable(src, row, count)
         }
     }
 

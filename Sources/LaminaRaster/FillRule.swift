@@ -30,6 +30,8 @@ public enum FillRule: String, Hashable, Sendable, CaseIterable {
 protocol FixedPointRule {
     /// Coverage in 0…1 of a running sum.
     func coverage(_ sum: Int32) -> Float
+    /// The same coverage in 8 bits, `UInt32(coverage(sum) · 255 + 0.5)` exactly, in integers.
+    func alpha(_ sum: Int32) -> UInt32
     /// Turns `count` accumulated cells into coverage, the running sum starting at `sum`,
     /// clearing the cells; returns the sum after the last one.
     func sweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
@@ -37,6 +39,14 @@ protocol FixedPointRule {
 }
 
 extension FixedPointRule {
+    /// A coverage numerator `c` in 0…full as 0…255, rounded half up: `(255 · c + full/2) / full`.
+    /// It equals `UInt32(Float(c) / full · 255 + 0.5)` for every such `c` (Float's rounding never
+    /// crosses a half; `FillRuleTests.alphaMatchesCoverage` checks all 2¹⁷ + 1).
+    @inline(__always)
+    static func alpha(numerator c: UInt32) -> UInt32 {
+        (c &* 255 &+ LAMINA_FULL_COVERAGE / 2) / LAMINA_FULL_COVERAGE
+    }
+
     @inline(__always)
     func sweep(_ cells: UnsafeMutablePointer<Int32>, into coverage: UnsafeMutablePointer<Float>, count: Int,
                from sum: Int32) -> Int32 {
@@ -64,6 +74,9 @@ struct NonZeroRule: FixedPointRule {
         Float(min(sum.magnitude, LAMINA_FULL_COVERAGE)) * (1 / Float(LAMINA_FULL_COVERAGE))
     }
 
+    @inline(__always)
+    func alpha(_ sum: Int32) -> UInt32 { Self.alpha(numerator: min(sum.magnitude, LAMINA_FULL_COVERAGE)) }
+
     /// Four cells per step through the vector prefix sum of CLaminaKernels (or its scalar
     /// twin under `LAMINA_KERNELS=scalar`): a serial sum waits on every add, this on one per
     /// four cells. Short stretches stay in line.
@@ -85,9 +98,17 @@ struct EvenOddRule: FixedPointRule {
     /// complement keeps the parity of a wrapped sum, so no magnitude is needed.
     @inline(__always)
     func coverage(_ sum: Int32) -> Float {
+        Float(numerator(sum)) * (1 / Float(LAMINA_FULL_COVERAGE))
+    }
+
+    @inline(__always)
+    func alpha(_ sum: Int32) -> UInt32 { Self.alpha(numerator: numerator(sum)) }
+
+    /// The coverage in 0…full.
+    @inline(__always)
+    private func numerator(_ sum: Int32) -> UInt32 {
         let twoWindings = 2 * LAMINA_FULL_COVERAGE
         let folded = UInt32(bitPattern: sum) & (twoWindings - 1)
-        let c = folded > LAMINA_FULL_COVERAGE ? twoWindings - folded : folded
-        return Float(c) * (1 / Float(LAMINA_FULL_COVERAGE))
+        return folded > LAMINA_FULL_COVERAGE ? twoWindings - folded : folded
     }
 }

@@ -42,9 +42,19 @@ extension FixedPointCoverage {
                 let first = colFirst + w << 6 + bits.trailingZeroBitCount
                 let end = colFirst + w << 6 + 64 - bits.leadingZeroBitCount
                 if first > next { emitRun(next, first, y, rule.coverage(sum), output, &sink) }
-                sum = rule.sweep(base + first, into: spanCoverage, count: end - first, from: sum)
-                let a = max(first, output.x0), b = min(end, output.x1)
-                if a < b { sink.span(x0: a, y: y, coverage: spanCoverage + (a - first), count: b - a) }
+                if Sink.takesAlpha && end - first < 8 {
+                    // A short stretch (an edge's few pixels): cell, sum, 8-bit coverage, blend.
+                    for x in first..<end {
+                        sum &+= base[x]
+                        base[x] = 0
+                        let m = rule.alpha(sum)
+                        if m != 0 && x >= output.x0 && x < output.x1 { sink.pixel(x: x, y: y, alpha: m) }
+                    }
+                } else {
+                    sum = rule.sweep(base + first, into: spanCoverage, count: end - first, from: sum)
+                    let a = max(first, output.x0), b = min(end, output.x1)
+                    if a < b { sink.span(x0: a, y: y, coverage: spanCoverage + (a - first), count: b - a) }
+                }
                 next = end
             }
             if next < colEnd { emitRun(next, colEnd, y, rule.coverage(sum), output, &sink) }

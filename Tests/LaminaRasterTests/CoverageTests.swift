@@ -1,3 +1,4 @@
+import CLaminaKernels
 import Foundation
 import Testing
 @testable import LaminaGeometry
@@ -21,6 +22,23 @@ struct CoverageTests {
         let area = sum(coverage(path, width: size, height: size))
         let expected = Double.pi * radius * radius
         #expect(abs(area - expected) / expected < 0.001, "area \(area) vs \(expected)")
+    }
+
+    @Test("the fast core's 8-bit coverage is the float coverage's rounding, for every sum either rule sees")
+    func alphaMatchesCoverage() {
+        // Every magnitude up to and past full coverage, both signs, and the wrapping extremes.
+        let full = Int32(LAMINA_FULL_COVERAGE)
+        var sums = Array(-full - 3...2 * full + 3)
+        sums += [Int32.min, Int32.min + 1, Int32.max, Int32.max - 1, 4 * full, -4 * full + 1]
+        var mismatches = 0
+        for sum in sums {
+            for (alpha, coverage) in [(NonZeroRule().alpha(sum), NonZeroRule().coverage(sum)),
+                                      (EvenOddRule().alpha(sum), EvenOddRule().coverage(sum))]
+            where alpha != UInt32(coverage * 255 + 0.5) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test("a rectangle offset by half a pixel gives exactly 0.5 on edges and 0.25 on corners")

@@ -215,7 +215,7 @@ struct DifferentialTests {
 
     @Test("every fill kernel this CPU has sets exactly the pixels asked for")
     func fillKernels() {
-        var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [("dispatched", Blend.fill)]
+        var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [("dispatched", { Blend.fill($0, $1, $2) })]
         if Blend.hasAVX2 { kernels.append(("avx2", { lamina_fill_avx2($0, $1, $2) })) }
         if Blend.hasAVX512 { kernels.append(("avx512", { lamina_fill_avx512($0, $1, $2) })) }
         for (name, kernel) in kernels {
@@ -234,7 +234,7 @@ struct DifferentialTests {
     @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations")
     func runBlend() {
         var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [
-            ("dispatched", Blend.runOver), ("portable", Blend.runOverPortable),
+            ("dispatched", { Blend.runOver($0, $1, $2) }), ("portable", Blend.runOverPortable),
         ]
         if Blend.hasAVX2 { kernels.append(("avx2", { lamina_blend_run_avx2($0, $1, $2) })) }
         if Blend.hasAVX512 { kernels.append(("avx512", { lamina_blend_run_avx512($0, $1, $2) })) }
