@@ -54,8 +54,10 @@ public struct Decomposed2D: Hashable, Sendable {
     }
 
     /// The affine transform these parts make.
-    public var transform: Transform3D {
-        let c = cos(angle), s = sin(angle)
+    public var transform: Transform3D { transform(cosine: cos(angle), sine: sin(angle)) }
+
+    /// The same, with the angle's cosine and sine already known.
+    func transform(cosine c: Double, sine s: Double) -> Transform3D {
         let a = residual.m11 * scale.x, b = residual.m12 * scale.x
         let d = residual.m21 * scale.y, e = residual.m22 * scale.y
         var t = Transform3D.identity
@@ -68,6 +70,13 @@ public struct Decomposed2D: Hashable, Sendable {
     /// Componentwise interpolation with CSS's two fixes: a flip on opposite axes becomes a
     /// rotation by 180°, and the angle goes the short way round.
     public static func interpolate(_ from: Decomposed2D, _ to: Decomposed2D, _ p: Double) -> Decomposed2D {
+        let (a, b) = aligned(from, to)
+        return lerp(a, b, p)
+    }
+
+    /// The two ends with CSS's fixes applied, ready for `lerp`: they depend on the ends
+    /// only, so an animation applies them once.
+    static func aligned(_ from: Decomposed2D, _ to: Decomposed2D) -> (Decomposed2D, Decomposed2D) {
         var a = from, b = to
         if (a.scale.x < 0 && b.scale.y < 0) || (a.scale.y < 0 && b.scale.x < 0) {
             a.scale = (-a.scale.x, -a.scale.y)
@@ -78,6 +87,11 @@ public struct Decomposed2D: Hashable, Sendable {
         if abs(a.angle - b.angle) > Double.pi {
             if a.angle > b.angle { a.angle -= 2 * Double.pi } else { b.angle -= 2 * Double.pi }
         }
+        return (a, b)
+    }
+
+    /// Every part of `a` moved towards `b` by `p`.
+    static func lerp(_ a: Decomposed2D, _ b: Decomposed2D, _ p: Double) -> Decomposed2D {
         func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * p }
         return Decomposed2D(
             translation: (lerp(a.translation.x, b.translation.x), lerp(a.translation.y, b.translation.y)),
@@ -85,6 +99,42 @@ public struct Decomposed2D: Hashable, Sendable {
             angle: lerp(a.angle, b.angle),
             residual: (lerp(a.residual.m11, b.residual.m11), lerp(a.residual.m12, b.residual.m12),
                        lerp(a.residual.m21, b.residual.m21), lerp(a.residual.m22, b.residual.m22)))
+    }
+}
+
+/// Two affine transforms decomposed once, for interpolating between them many times: an
+/// animation's ends do not change while it runs, and decomposing both costs an `atan2`, two
+/// cosines and two sines every frame. Gives exactly what `Transform3D.interpolated(to:by:)`
+/// gives for the same ends (it is how that method interpolates affine ends).
+public struct AffineInterpolation: Sendable {
+    private let from: Decomposed2D, to: Decomposed2D
+    private let m33: (from: Double, to: Double), m43: (from: Double, to: Double)
+    /// The cosine and sine of the angle when both ends have the same one (a move or a scale):
+    /// every step then has that angle, and needs no trigonometry at all.
+    private let fixedTurn: (cosine: Double, sine: Double)?
+
+    /// Nil unless both ends are affine.
+    public init?(from: Transform3D, to: Transform3D) {
+        guard from.isAffine && to.isAffine else { return nil }
+        (self.from, self.to) = Decomposed2D.aligned(Decomposed2D(from), Decomposed2D(to))
+        m33 = (from.m33, to.m33)
+        m43 = (from.m43, to.m43)
+        let angle = self.from.angle
+        fixedTurn = angle == self.to.angle ? (cos(angle), sin(angle)) : nil
+    }
+
+    /// The transform a fraction `p` of the way (0: `from`, 1: `to`).
+    public func transform(at p: Double) -> Transform3D {
+        let parts = Decomposed2D.lerp(from, to, p)
+        // x + (x − x) · p is x again for any finite p.
+        var result = if let fixedTurn, p.isFinite {
+            parts.transform(cosine: fixedTurn.cosine, sine: fixedTurn.sine)
+        } else {
+            parts.transform
+        }
+        result.m33 = m33.from + (m33.to - m33.from) * p
+        result.m43 = m43.from + (m43.to - m43.from) * p
+        return result
     }
 }
 
@@ -252,12 +302,7 @@ extension Transform3D {
     /// affine, else the 3-D decomposition with a shorter-arc slerp; ends that cannot be
     /// decomposed switch at the halfway point.
     public func interpolated(to other: Transform3D, by p: Double) -> Transform3D {
-        if isAffine && other.isAffine {
-            var result = Decomposed2D.interpolate(Decomposed2D(self), Decomposed2D(other), p).transform
-            result.m33 = m33 + (other.m33 - m33) * p
-            result.m43 = m43 + (other.m43 - m43) * p
-            return result
-        }
+        if let affine = AffineInterpolation(from: self, to: other) { return affine.transform(at: p) }
         guard let a = Decomposed3D(self), let b = Decomposed3D(other) else { return p < 0.5 ? self : other }
         return Decomposed3D.interpolate(a, b, p).transform
     }

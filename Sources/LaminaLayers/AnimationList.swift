@@ -4,7 +4,8 @@ import LaminaAnimation
 /// so evaluating thousands of animations every frame never copies them.
 final class AnimationEntry {
     // The fields every frame reads come first, together (a class's fields are laid out in
-    // the order declared): ten thousand animations read a few cache lines each.
+    // the order declared): ten thousand animations read a few cache lines each, and each
+    // line missed costs more than evaluating the animation.
     var isCommitted = false
     var hasFinished = false
     // What evaluating the animation reads, taken out of `animation` whenever it changes
@@ -13,13 +14,20 @@ final class AnimationEntry {
     private(set) var hasKeyframes = false
     private(set) var isCumulative = false
     private(set) var isAdditive = false
-    private(set) var valueFunction: ValueFunction?
+    /// True for a transition (`transition` is set).
+    private(set) var isTransition = false
+    /// True for a group with children.
+    private(set) var hasChildren = false
+    private var hasEnds = false
+    /// Where the key path is in `Layer`'s own property table, when it is there: the layer
+    /// kinds Lamina defines write those properties without looking the key path up again.
+    private(set) var layerPropertyIndex: Int?
     /// The animation's timing.
     private(set) var timing = MediaTiming()
-    /// Its spring, when it has one.
-    private(set) var spring: Spring?
     /// Its easing; nil for linear.
     private(set) var curve: TimingFunction?
+    /// Its spring, when it has one.
+    private(set) var spring: Spring?
     /// From and to, resolved against the presentation value at commit (rule 15).
     var ends: (from: AnimatableValue, to: AnimatableValue)? {
         get { hasEnds ? (from, to) : nil }
@@ -27,23 +35,28 @@ final class AnimationEntry {
             hasEnds = newValue != nil
             from = newValue?.from ?? .scalar(0)
             to = newValue?.to ?? .scalar(0)
+            if case .transform(let a)? = newValue?.from, case .transform(let b)? = newValue?.to {
+                affine = AffineInterpolation(from: a, to: b)
+            } else {
+                affine = nil
+            }
         }
     }
     // `ends` kept as two plain values: an optional tuple of enums is copied and destroyed
     // through generic witnesses, many times the cost of the interpolation.
-    private var hasEnds = false
     private var from = AnimatableValue.scalar(0)
     private var to = AnimatableValue.scalar(0)
-    /// True for a transition (`transition` is set).
-    private(set) var isTransition = false
+    /// Affine transform ends, decomposed once (rule 20's interpolation, without decomposing
+    /// both ends every frame).
+    private var affine: AffineInterpolation?
+    private(set) var valueFunction: ValueFunction?
     /// For a group (rule 33): its children, evaluated in its local time; `animation` holds
     /// the group's own timing.
-    var children: [AnimationEntry] = []
+    var children: [AnimationEntry] = [] {
+        didSet { hasChildren = !children.isEmpty }
+    }
     /// The animated key path.
     private(set) var keyPath = ""
-    /// Where the key path is in `Layer`'s own property table, when it is there: the layer
-    /// kinds Lamina defines write those properties without looking the key path up again.
-    private(set) var layerPropertyIndex: Int?
 
     var key: String
     /// False for animations added with a nil key (not listed by `animationKeys()`).
@@ -152,7 +165,11 @@ final class AnimationEntry {
         if !hasKeyframes {
             // The common case first, without copying the keyframes out.
             guard hasEnds else { return nil }
-            value = from.interpolated(to: to, by: progress)
+            if let affine {
+                value = .transform(affine.transform(at: progress))
+            } else {
+                value = from.interpolated(to: to, by: progress)
+            }
         } else {
             guard let v = animation.keyframes!.value(at: progress) else { return nil }
             value = v

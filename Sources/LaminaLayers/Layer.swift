@@ -43,7 +43,10 @@ open class Layer {
         var shadowPath: Path?
     }
 
-    var properties = Properties()
+    // Not checked for overlapping access at run time (the compiler still checks what it can
+    // see): every animated value of every frame is written here, and the dynamic check cost
+    // more than the write (decision 129).
+    @exclusivity(unchecked) var properties = Properties()
     /// The layers drawn in this layer's space, back to front before `zPosition` ordering.
     public internal(set) var sublayers: [Layer] = []
     /// The layer this one is a sublayer of, if any.
@@ -74,7 +77,7 @@ open class Layer {
     /// The tree this layer is the root of, if any.
     weak var hostingTree: LayerTree?
 
-    var animations = AnimationList()
+    @exclusivity(unchecked) var animations = AnimationList()
     /// Per property, the block animation call that animated it last (rule 67).
     var blockAnimationOwners: [String: BlockAnimationRecord] = [:]
     /// Completions waiting for the next frame (removed or replaced animations).

@@ -130,6 +130,7 @@ public final class LayerTree {
         let copy = layer.makePresentationCopy()
         copy.preparePresentationCopy(of: layer)
         var finishedIndices: [Int] = []
+        let table = Layer.layerProperties    // read once: each read of a global `let` calls swift_once
         for (i, entry) in layer.animations.entries.enumerated() {
             guard entry.isCommitted else { running = true; continue }
             let timing = entry.timing
@@ -138,13 +139,13 @@ public final class LayerTree {
                 if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
                     copy.transitionFrame = (snapshot, entry.transition!, p)
                 }
-            } else if !entry.children.isEmpty {
+            } else if entry.hasChildren {
                 for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
                     copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
                 }
             } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 if let index = entry.layerPropertyIndex, copy.writesLayerPropertiesInPlace {
-                    _ = Layer.layerProperties.write(value, atIndex: index, in: &copy.properties)
+                    _ = table.write(value, atIndex: index, in: &copy.properties)
                 } else {
                     copy.applyAnimatedValue(value, forKeyPath: keyPath)
                 }
