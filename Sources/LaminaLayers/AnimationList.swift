@@ -40,8 +40,13 @@ final class AnimationEntry {
             } else {
                 affine = nil
             }
+            takePlainEvaluation()
         }
     }
+    /// For an animation that is nothing but `from` to `to` of a lane kind into a stored field
+    /// of `Layer` (no keyframes, no accumulation, not additive, no value function): the ends
+    /// as lanes and how to write them (`PlainLanes`).
+    private(set) var plain: (from: SIMD4<Double>, to: SIMD4<Double>, writer: LaneWriter<Layer.Properties>)?
     // `ends` kept as two plain values: an optional tuple of enums is copied and destroyed
     // through generic witnesses, many times the cost of the interpolation.
     private var from = AnimatableValue.scalar(0)
@@ -86,6 +91,24 @@ final class AnimationEntry {
         isCumulative = animation.isCumulative
         isAdditive = animation.isAdditive
         valueFunction = animation.valueFunction
+        takePlainEvaluation()
+    }
+
+    private func takePlainEvaluation() {
+        plain = nil
+        guard hasEnds, !hasKeyframes, !isCumulative, !isAdditive, valueFunction == nil, let layerPropertyIndex,
+              let writer = Layer.layerProperties.laneWriter(atIndex: layerPropertyIndex),
+              let a = PlainLanes(from), let b = PlainLanes(to), a.kind == writer.kind, b.kind == writer.kind
+        else { return }
+        plain = (a.values, b.values, writer)
+    }
+
+    /// A plain animation's lanes at layer time `time`, or nil where it does not apply: what
+    /// `value(at:underlying:)` gives, as lanes.
+    @inline(__always)
+    func lanes(at time: Double, from: SIMD4<Double>, to: SIMD4<Double>) -> SIMD4<Double>? {
+        guard isCommitted, let phase = timing.phase(at: time) else { return nil }
+        return from + (to - from) * progress(for: phase)
     }
 
     /// The eased progress for a phase: the spring in seconds, else the timing function

@@ -143,6 +143,10 @@ public final class LayerTree {
                 for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
                     copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
                 }
+            } else if let plain = entry.plain, copy.writesLayerPropertiesInPlace {
+                if let lanes = entry.lanes(at: time, from: plain.from, to: plain.to) {
+                    plain.writer.write(&copy.properties, lanes)
+                }
             } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 if let index = entry.layerPropertyIndex, copy.writesLayerPropertiesInPlace {
                     _ = table.write(value, atIndex: index, in: &copy.properties)

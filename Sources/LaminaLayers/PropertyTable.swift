@@ -73,6 +73,8 @@ struct AnimatableProperty<Storage>: Sendable {
     let read: @Sendable (inout Storage) -> AnimatableValue
     /// Writes a value; false (and nothing written) when it is not of this property's kind.
     let write: @Sendable (inout Storage, AnimatableValue) -> Bool
+    /// For a stored field of a lane kind, its lanes written in place (`LaneWriter`).
+    var laneWriter: LaneWriter<Storage>? = nil
 
     /// A stored field, read and written as itself.
     @inline(__always)
@@ -83,6 +85,18 @@ struct AnimatableProperty<Storage>: Sendable {
                  storage[keyPath: field] = v
                  return true
              })
+    }
+
+    /// A stored field of a lane kind: also written as lanes.
+    @inline(__always)
+    static func field<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
+        Self(read: { $0[keyPath: field].animatableValue },
+             write: { storage, value in
+                 guard let v = Value(animatableValue: value) else { return false }
+                 storage[keyPath: field] = v
+                 return true
+             },
+             laneWriter: LaneWriter(field))
     }
 
     /// A value derived from a stored field (a component of a transform): `get` reads it,
@@ -135,6 +149,11 @@ struct PropertyTable<Storage>: Sendable {
     @inline(__always)
     func write(_ value: AnimatableValue, atIndex index: Int, in storage: inout Storage) -> Bool {
         properties[index].write(&storage, value)
+    }
+
+    /// The lane writer of the property at `index`, if it has one.
+    func laneWriter(atIndex index: Int) -> LaneWriter<Storage>? {
+        properties[index].laneWriter
     }
 
     /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the

@@ -6,14 +6,7 @@ import Testing
 @testable import LaminaRaster
 
 /// Deterministic numbers for the random scenes.
-private struct Numbers {
-    var state: UInt64
-    mutating func next(_ lo: Double, _ hi: Double) -> Double {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return lo + (hi - lo) * Double(state >> 11) / Double(1 << 53)
-    }
-    mutating func pick(_ n: Int) -> Int { min(Int(next(0, Double(n))), n - 1) }
-}
+private typealias Numbers = SeededNumbers
 
 @Suite("Rendering only the damage (renderer with damage)")
 struct DamageTests {

@@ -1,0 +1,78 @@
+import LaminaAnimation
+import LaminaGeometry
+
+/// An animated value of up to four numbers that interpolate one by one (a number, a point, a
+/// size, a rectangle, a colour), as lanes: most animations are of these kinds, and a frame
+/// evaluates them without building, interpolating, writing through a key path and destroying an
+/// `AnimatableValue` (decision 129).
+struct PlainLanes: Equatable {
+    enum Kind: Equatable { case scalar, point, size, rect, color }
+
+    let kind: Kind
+    let values: SIMD4<Double>
+
+    /// The lanes of `value`; nil for the kinds that do not interpolate lane by lane
+    /// (transforms, Booleans, no colour).
+    init?(_ value: AnimatableValue) {
+        switch value {
+        case .scalar(let v): (kind, values) = (.scalar, SIMD4(v, 0, 0, 0))
+        case .point(let p): (kind, values) = (.point, SIMD4(p.x, p.y, 0, 0))
+        case .size(let s): (kind, values) = (.size, SIMD4(s.width, s.height, 0, 0))
+        case .rect(let r): (kind, values) = (.rect, SIMD4(r.origin.x, r.origin.y, r.size.width, r.size.height))
+        case .color(let c?): (kind, values) = (.color, SIMD4(c.red, c.green, c.blue, c.alpha))
+        case .color(nil), .transform, .bool: return nil
+        }
+    }
+}
+
+/// A stored property's type that animations write as lanes: `init(lanes:)` builds exactly
+/// what `init(animatableValue:)` gets from `AnimatableValue.interpolated(to:by:)`, which
+/// interpolates these kinds lane by lane as `a + (b − a) · t`.
+protocol PlainAnimatable: AnimatableComponent {
+    static var laneKind: PlainLanes.Kind { get }
+    init(lanes: SIMD4<Double>)
+}
+
+extension Double: PlainAnimatable {
+    static var laneKind: PlainLanes.Kind { .scalar }
+    init(lanes: SIMD4<Double>) { self = lanes[0] }
+}
+
+extension Point: PlainAnimatable {
+    static var laneKind: PlainLanes.Kind { .point }
+    init(lanes: SIMD4<Double>) { self.init(x: lanes[0], y: lanes[1]) }
+}
+
+extension Size: PlainAnimatable {
+    static var laneKind: PlainLanes.Kind { .size }
+    init(lanes: SIMD4<Double>) { self.init(width: lanes[0], height: lanes[1]) }
+}
+
+extension Rect: PlainAnimatable {
+    static var laneKind: PlainLanes.Kind { .rect }
+    init(lanes: SIMD4<Double>) { self.init(x: lanes[0], y: lanes[1], width: lanes[2], height: lanes[3]) }
+}
+
+extension Optional: PlainAnimatable where Wrapped == Color {
+    static var laneKind: PlainLanes.Kind { .color }
+    init(lanes: SIMD4<Double>) { self = Color(red: lanes[0], green: lanes[1], blue: lanes[2], alpha: lanes[3]) }
+}
+
+/// Writes lanes straight into a stored field of a property struct, at the field's byte
+/// offset: a key path's setter costs more than everything else an animation does in a frame.
+struct LaneWriter<Storage>: Sendable {
+    let kind: PlainLanes.Kind
+    let write: @Sendable (inout Storage, SIMD4<Double>) -> Void
+
+    /// Nil when `field` is not a stored field at a fixed offset (a computed property), or its
+    /// type is not trivially copyable.
+    init?<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) {
+        guard _isPOD(Value.self), let offset = MemoryLayout<Storage>.offset(of: field) else { return nil }
+        kind = Value.laneKind
+        write = { storage, lanes in
+            withUnsafeMutableBytes(of: &storage) { bytes in
+                bytes.storeBytes(of: Value(lanes: lanes), toByteOffset: offset, as: Value.self)
+            }
+        }
+    }
+}
