@@ -24,6 +24,8 @@ final class AnimationEntry {
     private(set) var layerPropertyIndex: Int?
     /// The animation's timing.
     private(set) var timing = MediaTiming()
+    /// `timing.endTime`, kept.
+    private(set) var endTime = 0.0
     /// Its easing; nil for linear.
     private(set) var curve: TimingFunction?
     /// Its spring, when it has one.
@@ -85,6 +87,7 @@ final class AnimationEntry {
         keyPath = animation.keyPath
         layerPropertyIndex = Layer.layerProperties.index(of: keyPath)
         timing = animation.timing
+        endTime = timing.endTime
         curve = animation.timingFunction.flatMap { $0.x1 == $0.y1 && $0.x2 == $0.y2 ? nil : $0 }   // linear: none
         spring = animation.spring
         hasKeyframes = animation.keyframes != nil

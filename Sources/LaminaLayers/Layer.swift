@@ -43,12 +43,13 @@ open class Layer {
         var shadowPath: Path?
     }
 
-    // Not checked for overlapping access at run time (the compiler still checks what it can
-    // see): every animated value of every frame is written here, and the dynamic check cost
-    // more than the write (decision 129).
+    // This and the other fields every presentation pass reads and writes are not checked for
+    // overlapping access at run time (the compiler still checks what it can see): every
+    // animated value of every frame is written here, and the dynamic check cost more than the
+    // write (decision 129).
     @exclusivity(unchecked) var properties = Properties()
     /// The layers drawn in this layer's space, back to front before `zPosition` ordering.
-    public internal(set) var sublayers: [Layer] = []
+    @exclusivity(unchecked) public internal(set) var sublayers: [Layer] = []
     /// The layer this one is a sublayer of, if any.
     public internal(set) weak var superlayer: Layer?
     /// An optional name, for debugging and lookup.
@@ -60,14 +61,14 @@ open class Layer {
     public private(set) var isPresentation = false
     /// The copy shown in the last rendered frame (rule 47: rebuilt when the layer, its
     /// subtree or an animation in it changes it).
-    var presentationLayer: Layer?
+    @exclusivity(unchecked) var presentationLayer: Layer?
     /// Set when this layer or one below it changed since the last presentation pass (a
     /// property, sublayers, the mask, animations added or removed, a display request): the
     /// next commit and presentation pass walk down to it; the rest of the tree is skipped.
-    final var needsPresentation = true
+    @exclusivity(unchecked) final var needsPresentation = true
     /// Set by the last presentation pass: nothing in this subtree animates, so until
     /// something in it changes its copy is shown again as it is (decision 128).
-    final var presentsStatically = false
+    @exclusivity(unchecked) final var presentsStatically = false
     /// On a presentation copy that is shown again: what its subtree's walk appended to the
     /// display list, and where (DisplayListBuilder).
     final var drawingCache: SubtreeDrawing?
@@ -81,7 +82,7 @@ open class Layer {
     /// Per property, the block animation call that animated it last (rule 67).
     var blockAnimationOwners: [String: BlockAnimationRecord] = [:]
     /// Completions waiting for the next frame (removed or replaced animations).
-    var pendingCallbacks: [() -> Void] = []
+    @exclusivity(unchecked) var pendingCallbacks: [() -> Void] = []
     /// Set by `setNeedsDisplay()`: the next commit calls `display()` (Layer+Display.swift).
     var displayRequested = false
     /// `needsDisplayOnBoundsChange`.

@@ -133,8 +133,6 @@ public final class LayerTree {
         let table = Layer.layerProperties    // read once: each read of a global `let` calls swift_once
         for (i, entry) in layer.animations.entries.enumerated() {
             guard entry.isCommitted else { running = true; continue }
-            let timing = entry.timing
-            let keyPath = entry.keyPath
             if entry.isTransition {
                 if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
                     copy.transitionFrame = (snapshot, entry.transition!, p)
@@ -145,9 +143,10 @@ public final class LayerTree {
                 }
             } else if let plain = entry.plain, copy.writesLayerPropertiesInPlace {
                 if let lanes = entry.lanes(at: time, from: plain.from, to: plain.to) {
-                    plain.writer.write(&copy.properties, lanes)
+                    plain.writer.write(lanes, into: &copy.properties)
                 }
-            } else if let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
+            } else if case let keyPath = entry.keyPath,
+                      let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
                 if let index = entry.layerPropertyIndex, copy.writesLayerPropertiesInPlace {
                     _ = table.write(value, atIndex: index, in: &copy.properties)
                 } else {
@@ -159,9 +158,10 @@ public final class LayerTree {
                 }
             }
             if !entry.hasFinished && !isInstance {
-                if timing.speed != 0 && time >= timing.endTime {
+                let speed = entry.timing.speed
+                if speed != 0 && time >= entry.endTime {
                     finishedIndices.append(i)
-                } else if timing.speed != 0 && rate != 0 {
+                } else if speed != 0 && rate != 0 {
                     running = true
                 }
             }

@@ -60,18 +60,30 @@ extension Optional: PlainAnimatable where Wrapped == Color {
 
 /// Writes lanes straight into a stored field of a property struct, at the field's byte
 /// offset: a key path's setter costs more than everything else an animation does in a frame.
+/// Two plain numbers, so an animation holding one retains nothing to use it.
 struct LaneWriter<Storage>: Sendable {
     let kind: PlainLanes.Kind
-    let write: @Sendable (inout Storage, SIMD4<Double>) -> Void
+    let offset: Int
 
     /// Nil when `field` is not a stored field at a fixed offset (a computed property), or its
     /// type is not trivially copyable.
     init?<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) {
         guard _isPOD(Value.self), let offset = MemoryLayout<Storage>.offset(of: field) else { return nil }
         kind = Value.laneKind
-        write = { storage, lanes in
-            withUnsafeMutableBytes(of: &storage) { bytes in
-                bytes.storeBytes(of: Value(lanes: lanes), toByteOffset: offset, as: Value.self)
+        self.offset = offset
+    }
+
+    /// Stores `lanes` as the field's type (the one `kind` stands for: `PlainAnimatable`'s
+    /// kinds are one per type).
+    @inline(__always)
+    func write(_ lanes: SIMD4<Double>, into storage: inout Storage) {
+        withUnsafeMutableBytes(of: &storage) { bytes in
+            switch kind {
+            case .scalar: bytes.storeBytes(of: Double(lanes: lanes), toByteOffset: offset, as: Double.self)
+            case .point: bytes.storeBytes(of: Point(lanes: lanes), toByteOffset: offset, as: Point.self)
+            case .size: bytes.storeBytes(of: Size(lanes: lanes), toByteOffset: offset, as: Size.self)
+            case .rect: bytes.storeBytes(of: Rect(lanes: lanes), toByteOffset: offset, as: Rect.self)
+            case .color: bytes.storeBytes(of: Color?(lanes: lanes), toByteOffset: offset, as: Color?.self)
             }
         }
     }
