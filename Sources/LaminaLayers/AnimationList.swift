@@ -28,8 +28,8 @@ final class AnimationEntry {
     private(set) var endTime = 0.0
     /// Its easing; nil for linear.
     private(set) var curve: TimingFunction?
-    /// Its spring, when it has one.
-    private(set) var spring: Spring?
+    /// Its spring's motion, when it has one.
+    private(set) var spring: Spring.Motion?
     /// From and to, resolved against the presentation value at commit (rule 15).
     var ends: (from: AnimatableValue, to: AnimatableValue)? {
         get { hasEnds ? (from, to) : nil }
@@ -89,7 +89,7 @@ final class AnimationEntry {
         timing = animation.timing
         endTime = timing.endTime
         curve = animation.timingFunction.flatMap { $0.x1 == $0.y1 && $0.x2 == $0.y2 ? nil : $0 }   // linear: none
-        spring = animation.spring
+        spring = animation.spring.map(Spring.Motion.init)
         hasKeyframes = animation.keyframes != nil
         isCumulative = animation.isCumulative
         isAdditive = animation.isAdditive
