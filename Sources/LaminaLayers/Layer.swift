@@ -409,6 +409,18 @@ open class Layer {
         modelLayer = model
     }
 
+    /// Makes last frame's copy what `makePresentationCopy()` and `preparePresentationCopy(of:)`
+    /// make of a plain layer, releasing the copies it held (so they too may be reused).
+    final func refreshPresentationCopy(of model: Layer) {
+        properties = model.properties
+        name = model.name
+        sublayers = []
+        superlayer = nil
+        maskLayer = nil
+        transitionFrame = nil
+        drawingCache = nil
+    }
+
     /// A replicator's extra instance: drawn in its space, not one of its sublayers.
     func attachAsInstance(of replicator: Layer) {
         superlayer = replicator

@@ -127,8 +127,13 @@ public final class LayerTree {
             callbacks.append(contentsOf: layer.pendingCallbacks)
             layer.pendingCallbacks.removeAll()
         }
-        let copy = layer.makePresentationCopy()
-        copy.preparePresentationCopy(of: layer)
+        let copy: Layer
+        if !isInstance, let reused = reusablePresentationCopy(of: layer) {
+            copy = reused
+        } else {
+            copy = layer.makePresentationCopy()
+            copy.preparePresentationCopy(of: layer)
+        }
         var finishedIndices: [Int] = []
         let table = Layer.layerProperties    // read once: each read of a global `let` calls swift_once
         for (i, entry) in layer.animations.entries.enumerated() {
@@ -202,6 +207,17 @@ public final class LayerTree {
             layer.presentsStatically = finishedIndices.isEmpty && layer.animations.entries.isEmpty && layer.pendingCallbacks.isEmpty
                 && layer.sublayers.allSatisfy(\.presentsStatically) && (layer.maskLayer?.presentsStatically ?? true)
         }
+        return copy
+    }
+
+    /// The copy `layer` showed last frame, made ready to be written again as a fresh copy
+    /// would be, when nothing but the layer holds it (no app, transition or sublayer list): an
+    /// animating layer then costs no allocation a frame. Only plain layers, whose copy is
+    /// their `properties`; every other kind copies more (decision 129).
+    private func reusablePresentationCopy(of layer: Layer) -> Layer? {
+        guard type(of: layer) == Layer.self, isKnownUniquelyReferenced(&layer.presentationLayer),
+              let copy = layer.presentationLayer, type(of: copy) == Layer.self else { return nil }
+        copy.refreshPresentationCopy(of: layer)
         return copy
     }
 

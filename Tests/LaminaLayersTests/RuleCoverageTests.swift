@@ -45,7 +45,7 @@ struct RuleCoverageTests {
         }
     }
 
-    @Test("one presentation object per layer per frame: kept while nothing in its subtree changes or animates, rebuilt when something does (rule 47, decision 128)")
+    @Test("one presentation object per layer per frame: kept while nothing in its subtree changes or animates, rewritten or rebuilt when something does, never changed once held (rule 47, decisions 128, 129)")
     func presentationIdentity() throws {
         let root = Layer(), layer = Layer(), still = Layer()
         root.addSublayer(layer)
@@ -65,9 +65,17 @@ struct RuleCoverageTests {
         let animating = try #require(layer.presentation())
         #expect(animating !== first && abs(animating.opacity - 0.5) > 0.01 && abs(animating.opacity - 1) > 0.01)
         #expect(still.presentation() === stillFirst)                  // a sibling that did not change
-        #expect(stillFirst.superlayer === root.presentation() && root.presentation() !== first.superlayer)
+        #expect(stillFirst.superlayer === root.presentation())
+        #expect(first.opacity == 1)                                   // a copy held keeps its frame's values
+        let shownAt1_1 = animating.opacity
         tree.updatePresentation(at: 1.2)
-        #expect(layer.presentation() !== animating)                   // animating: a new copy every frame
+        #expect(layer.presentation() !== animating)                   // held: the next frame is a new copy
+        #expect(animating.opacity == shownAt1_1 && layer.presentation()!.opacity != shownAt1_1)
+        // Held by nothing but the layer, a plain layer's copy is rewritten in place (decision 129).
+        weak var unheld = layer.presentation()
+        let shownAt1_2 = layer.presentation()!.opacity
+        tree.updatePresentation(at: 1.22)
+        #expect(unheld != nil && layer.presentation() === unheld && unheld!.opacity < shownAt1_2)
         tree.updatePresentation(at: 2)                                 // the animation ends (and is removed) here
         tree.updatePresentation(at: 3)                                 // the model, without it
         let settled = try #require(layer.presentation())
