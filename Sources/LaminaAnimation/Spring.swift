@@ -79,6 +79,7 @@ public struct Spring: Hashable, Sendable {
 
         private let form: Form
 
+        /// The motion of `spring`, its constants worked out now.
         public init(_ spring: Spring) {
             let w0 = spring.naturalFrequency, zeta = spring.effectiveDampingRatio, v0 = spring.initialVelocity
             if zeta < 1 {

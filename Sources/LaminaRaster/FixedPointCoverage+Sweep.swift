@@ -7,7 +7,11 @@ extension FixedPointCoverage {
     func sweep<Sink: SpanSink, Rule: FixedPointRule>(
         rows: Range<Int>, output: (x0: Int, x1: Int), rule: Rule, into sink: inout Sink
     ) {
+        // Locals for the fields read per row: stores through the pixel pointers may alias
+        // anything reached through memory, so the compiler would reload them on every pixel.
         let cells = self.cells - colFirst, spanCoverage = self.spanCoverage
+        let colFirst = self.colFirst, rowLength = self.rowLength, wordsPerRow = self.wordsPerRow
+        let touched = self.touched, rowFirstWord = self.rowFirstWord, rowLastWord = self.rowLastWord
         let colEnd = colFirst + rowLength
         // Warm the destination of each row's first and last edge pixels two rows ahead: thin
         // shapes are all edge pixels, each on a cold cache line otherwise (runs between them
