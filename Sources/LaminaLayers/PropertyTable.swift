@@ -79,24 +79,25 @@ struct AnimatableProperty<Storage>: Sendable {
     /// A stored field, read and written as itself.
     @inline(__always)
     static func field<Value: AnimatableComponent>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
+        stored(field)
+    }
+
+    /// A stored field of a lane kind: also written as lanes.
+    @inline(__always)
+    static func field<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
+        var property = stored(field)
+        property.laneWriter = LaneWriter(field)
+        return property
+    }
+
+    @inline(__always)
+    private static func stored<Value: AnimatableComponent>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
         Self(read: { $0[keyPath: field].animatableValue },
              write: { storage, value in
                  guard let v = Value(animatableValue: value) else { return false }
                  storage[keyPath: field] = v
                  return true
              })
-    }
-
-    /// A stored field of a lane kind: also written as lanes.
-    @inline(__always)
-    static func field<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
-        Self(read: { $0[keyPath: field].animatableValue },
-             write: { storage, value in
-                 guard let v = Value(animatableValue: value) else { return false }
-                 storage[keyPath: field] = v
-                 return true
-             },
-             laneWriter: LaneWriter(field))
     }
 
     /// A value derived from a stored field (a component of a transform): `get` reads it,
