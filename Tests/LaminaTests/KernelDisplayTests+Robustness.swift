@@ -111,7 +111,14 @@ extension KernelDisplayTests {
                                       environment: ["NOTIFY_SOCKET": listener.path])
         var stopped = false
         defer { if !stopped { daemon.signal(SIGKILL); _ = daemon.finish() } }
-        try #require(listener.wait(for: "READY=1", limit: 60))
+        guard listener.wait(for: "READY=1", limit: 60) else {
+            // Seen once in a loaded CI run (2 s is usual): what the daemon said is the clue.
+            daemon.signal(SIGKILL)
+            let result = daemon.finish()
+            stopped = true
+            Issue.record("no READY=1 within 60 s; the daemon's log:\n\(result.stderr)")
+            return
+        }
         // Blanked 1 s after the start. Then taps until the panel is seen on: the first wakes
         // it (and is swallowed), the ones after keep it from blanking again while this process
         // looks, however slowly a loaded machine emulates either side (a single tap left a
