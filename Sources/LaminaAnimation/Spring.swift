@@ -65,8 +65,8 @@ public struct Spring: Hashable, Sendable {
     public func displacement(at t: Double) -> Double { Motion(self).displacement(at: t) }
 
     /// The spring's equation of motion with its constants worked out once (two square roots
-    /// and three divisions): an animation evaluates it every frame, and ten thousand of them
-    /// spent a sixth of the frame on those constants. Gives exactly `Spring.displacement(at:)`.
+    /// and three divisions, which `displacement(at:)` would pay on every call): a running
+    /// animation evaluates it every frame. Gives exactly `Spring.displacement(at:)`.
     public struct Motion: Sendable {
         private enum Form: Sendable {
             /// `e^(decay·t) · (−cos(wd·t) + b·sin(wd·t))`.

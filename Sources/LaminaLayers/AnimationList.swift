@@ -4,8 +4,7 @@ import LaminaAnimation
 /// so evaluating thousands of animations every frame never copies them.
 final class AnimationEntry {
     // The fields every frame reads come first, together (a class's fields are laid out in
-    // the order declared): ten thousand animations read a few cache lines each, and each
-    // line missed costs more than evaluating the animation.
+    // the order declared): ten thousand animations read a few cache lines each.
     var isCommitted = false
     var hasFinished = false
     // What evaluating the animation reads, taken out of `animation` whenever it changes

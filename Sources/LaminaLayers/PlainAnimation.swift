@@ -59,7 +59,8 @@ extension Optional: PlainAnimatable where Wrapped == Color {
 }
 
 /// Writes lanes straight into a stored field of a property struct, at the field's byte
-/// offset: a key path's setter costs more than everything else an animation does in a frame.
+/// offset: a key path's setter goes through the runtime's generic key-path code on every
+/// write (about a tenth of a frame of 10,000 animations, measured).
 /// Two plain numbers, so an animation holding one retains nothing to use it.
 struct LaneWriter<Storage>: Sendable {
     let kind: PlainLanes.Kind

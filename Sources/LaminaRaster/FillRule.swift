@@ -41,7 +41,7 @@ protocol FixedPointRule {
 extension FixedPointRule {
     /// A coverage numerator `c` in 0…full as 0…255, rounded half up: `(255 · c + full/2) / full`.
     /// It equals `UInt32(Float(c) / full · 255 + 0.5)` for every such `c` (Float's rounding never
-    /// crosses a half; `FillRuleTests.alphaMatchesCoverage` checks all 2¹⁷ + 1).
+    /// crosses a half; `CoverageTests.alphaMatchesCoverage` checks all 2¹⁷ + 1).
     @inline(__always)
     static func alpha(numerator c: UInt32) -> UInt32 {
         (c &* 255 &+ LAMINA_FULL_COVERAGE / 2) / LAMINA_FULL_COVERAGE
