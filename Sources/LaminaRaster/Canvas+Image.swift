@@ -101,6 +101,7 @@ struct ImageSink: SpanSink {
     let stride: Int
     let maxX: Int, maxY: Int
     let mask: ClipMask?
+    let level = Blend.Level.current
     /// Affine sampling in 32.32 fixed point: texel position of pixel (x, y) is
     /// `rowU(y) + x · stepU` (and the same for v). Exact integer steps let `run` walk a row
     /// incrementally and still match `pixel` bit for bit. Off for extreme transforms.
@@ -236,7 +237,7 @@ struct ImageSink: SpanSink {
         var scalarUntil = remaining + 8  // after the kernel declines, eight pixels go one by one
         while remaining > 0 {
             let su = u &- half, sv = v &- half
-            if filter == .bilinear && Blend.hasAVX512 && remaining >= 8 && remaining <= scalarUntil - 8 {
+            if filter == .bilinear && level == .avx512 && remaining >= 8 && remaining <= scalarUntil - 8 {
                 // Eight at a time while all four texels of every sample are inside the image.
                 let done = lamina_image_run_bilinear_avx512(texels, rowPixels, su, sv, stepU, stepV, innerU, innerV,
                                                             min(m, 255), p, remaining)

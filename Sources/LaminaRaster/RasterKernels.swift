@@ -7,12 +7,15 @@ public enum RasterKernels {
     /// `avx512`, `avx2` or `scalar` on x86-64 (the widest the CPU has that the variable
     /// allows); `portable` elsewhere, or `scalar` when the variable asks for it.
     public static var active: String {
-        if Blend.hasAVX512 { return "avx512" }
-        if Blend.hasAVX2 { return "avx2" }
-        #if arch(x86_64)
-        return "scalar"
-        #else
-        return NonZeroRule.vectorSweep ? "portable" : "scalar"
-        #endif
+        switch Blend.Level.current {
+        case .avx512: return "avx512"
+        case .avx2: return "avx2"
+        case .portable:
+            #if arch(x86_64)
+            return "scalar"
+            #else
+            return NonZeroRule.vectorSweep ? "portable" : "scalar"
+            #endif
+        }
     }
 }
