@@ -80,6 +80,20 @@ public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The largest magnitude among the components (1 for a transform, 0 for a Boolean or no
+    /// colour): how far a decay has to go (rule 93).
+    var largestComponent: Double {
+        switch self {
+        case .scalar(let a): return abs(a)
+        case .point(let p): return max(abs(p.x), abs(p.y))
+        case .size(let s): return max(abs(s.width), abs(s.height))
+        case .rect(let r): return max(abs(r.origin.x), abs(r.origin.y), abs(r.size.width), abs(r.size.height))
+        case .color(let c?): return max(abs(c.red), abs(c.green), abs(c.blue), abs(c.alpha))
+        case .transform: return 1
+        case .color(nil), .bool: return 0
+        }
+    }
+
     /// Componentwise difference `self − other` (for `toValue` with `byValue`).
     public func subtracting(_ other: AnimatableValue) -> AnimatableValue {
         switch (self, other) {

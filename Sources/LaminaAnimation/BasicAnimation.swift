@@ -21,6 +21,9 @@ public struct BasicAnimation {
     public var timingFunction: TimingFunction?
     /// When set, progress follows the spring in real seconds instead of the timing function.
     public var spring: Spring?
+    /// When set (and `spring` is not), progress follows the decay in real seconds:
+    /// `1 − rate^(1000t)` of the way from the start to the projected end (rule 93).
+    public var decay: Decay?
     /// When set, this is a keyframe animation (`CAKeyframeAnimation`): the values come from
     /// the keyframes at the eased progress, and from/to/by are not used (rules 22–25).
     public var keyframes: Keyframes?
@@ -64,6 +67,19 @@ public struct BasicAnimation {
         self.spring = spring
     }
 
+    /// A decay animation (rule 93): `keyPath` moving at `velocity` (units per second: a point
+    /// per second for a position) from `from` (nil: what is on screen), slowing by `decay`'s
+    /// rate every millisecond, toward `velocity · (−1 / (1000·ln rate))` further on (its
+    /// `byValue`). It lasts until less than `restDistance` of that is left in every component;
+    /// set the model to the projected end, as with any animation, for it to stay there.
+    public init(keyPath: String, from: AnimatableValue? = nil, velocity: AnimatableValue, decay: Decay = Decay(),
+                restDistance: Double = Decay.defaultRestDistance) {
+        let projection = velocity.repeated(-1 / decay.exponent)
+        self.init(keyPath: keyPath, from: from, by: projection,
+                  duration: decay.duration(projectedDistance: projection.largestComponent, restDistance: restDistance))
+        self.decay = decay
+    }
+
     /// The ends (from, to) given the property's value before the animation (rule 15).
     public func resolvedEnds(current: AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue) {
         resolvedEnds(presentation: current, model: current)
@@ -84,9 +100,11 @@ public struct BasicAnimation {
         }
     }
 
-    /// The eased progress for a phase: the spring in seconds, else the timing function.
+    /// The eased progress for a phase: the spring or the decay in seconds, else the timing
+    /// function.
     public func progress(for phase: MediaTiming.Phase) -> Double {
         if let spring { return spring.fraction(at: phase.simpleTime) }
+        if let decay { return decay.fraction(at: phase.simpleTime) }
         return (timingFunction ?? .linear)(phase.fraction)
     }
 }

@@ -29,6 +29,8 @@ final class AnimationEntry {
     private(set) var curve: TimingFunction?
     /// Its spring's motion, when it has one.
     private(set) var spring: Spring.Motion?
+    /// Its decay, when it has one (and no spring).
+    private(set) var decay: Decay?
     /// From and to, resolved against the presentation value at commit (rule 15).
     var ends: (from: AnimatableValue, to: AnimatableValue)? {
         get { hasEnds ? (from, to) : nil }
@@ -89,6 +91,7 @@ final class AnimationEntry {
         endTime = timing.endTime
         curve = animation.timingFunction.flatMap { $0.x1 == $0.y1 && $0.x2 == $0.y2 ? nil : $0 }   // linear: none
         spring = animation.spring.map(Spring.Motion.init)
+        decay = animation.decay
         hasKeyframes = animation.keyframes != nil
         isCumulative = animation.isCumulative
         isAdditive = animation.isAdditive
@@ -113,11 +116,12 @@ final class AnimationEntry {
         return from + (to - from) * progress(for: phase)
     }
 
-    /// The eased progress for a phase: the spring in seconds, else the timing function
+    /// The eased progress for a phase: the spring or the decay in seconds, else the timing function
     /// (`BasicAnimation.progress(for:)`).
     @inline(__always)
     private func progress(for phase: MediaTiming.Phase) -> Double {
         if let spring { return spring.fraction(at: phase.simpleTime) }
+        if let decay { return decay.fraction(at: phase.simpleTime) }
         guard let curve else { return min(max(phase.fraction, 0), 1) }
         return curve(phase.fraction)
     }

@@ -214,7 +214,9 @@ public final class Renderer {
     }
 
     private func clip(_ canvas: Canvas, to path: Path, transform: Transform3D) {
-        if transform.isAffine {
+        if transform.isAffine, let rectangle = path.rectangle {
+            canvas.clip(to: rectangle, transform: transform.affineTransform)   // a plain rectangle on whole pixels: no mask
+        } else if transform.isAffine {
             canvas.clip(to: path, transform: transform.affineTransform)
         } else {
             canvas.clip(toPolygons: projected(path, transform))

@@ -94,6 +94,16 @@ public struct Path: Hashable, Sendable {
         close()
     }
 
+    /// The rectangle this path is, when it is one closed axis-aligned rectangle as
+    /// `init(rect:)` makes it (four corners from the top left, clockwise); nil otherwise.
+    /// Clipping to it needs no coverage mask where it lands on whole pixels.
+    public var rectangle: Rect? {
+        guard elements.count == 5, case .move(let a) = elements[0], case .line(let b) = elements[1],
+              case .line(let c) = elements[2], case .line(let d) = elements[3], case .close = elements[4],
+              a.y == b.y, b.x == c.x, c.y == d.y, d.x == a.x, a.x <= b.x, a.y <= d.y else { return nil }
+        return Rect(x: a.x, y: a.y, width: b.x - a.x, height: d.y - a.y)
+    }
+
     /// The ellipse inscribed in `r`: four cubic quarter arcs with κ = 4(√2 − 1)/3, starting
     /// at (maxX, midY) and running in increasing-angle order (rule 65).
     public init(ovalIn r: Rect) {
