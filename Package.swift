@@ -106,7 +106,7 @@ let package = Package(
         // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
         .target(
             name: "LaminaSceneFiles",
-            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem",
+            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem", "LaminaWidgets",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]),
         // The one module an app imports: the runtime re-exported, scene files, the daemon

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaWidgets
 
 /// A scene built from a scene file (`lamina run --scene FILE`): its layers, states,
 /// transitions, gestures and bindings as `SceneDocument` describes them. A reload builds a
@@ -47,6 +48,10 @@ public final class FileScene: ControllableScene {
     private var restingValues: [PropertyID: AnimatableValue] = [:]
     private var propertyBindings: [String: [(layer: Layer, keyPath: String)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
+    /// The file's scroll views (a `scroll` layer's viewport is its `layer`), kept while the
+    /// scene runs: their recognizers hold them weakly.
+    private(set) var scrollViews: [String: ScrollView] = [:]
+    private var unnamedScrollViews: [ScrollView] = []
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
     var gestureState = GestureState()
@@ -99,9 +104,13 @@ public final class FileScene: ControllableScene {
     // MARK: Building
 
     private func build(_ spec: LayerSpec) -> Layer {
-        let layer = spec.kind.makeLayer()
+        let scroll = spec.kind == .scroll ? ScrollView(context: context, size: .zero) : nil
+        let layer = scroll?.layer ?? spec.kind.makeLayer()
         layer.name = spec.name
         if let name = spec.name { layers[name] = layer }
+        if let scroll {
+            if let name = spec.name { scrollViews[name] = scroll } else { unnamedScrollViews.append(scroll) }
+        }
         for setup in spec.setup { apply(setup, to: layer) }
         for (keyPath, value) in spec.properties {
             if case .binding(let name) = value { propertyBindings[name, default: []].append((layer, keyPath)) }
@@ -111,9 +120,31 @@ public final class FileScene: ControllableScene {
             for name in text.bindingNames { textBindings[name, default: []].append((textLayer, text)) }
             textLayer.string = text.text { bindingValues[$0] }
         }
-        for sub in spec.sublayers { layer.addSublayer(build(sub)) }
+        let content = scroll?.contentLayer ?? layer
+        for sub in spec.sublayers { content.addSublayer(build(sub)) }
+        if let scroll { configure(scroll, spec.setup) }
         if !spec.animations.isEmpty { animationsToStart.append((layer, spec.animations)) }
         return layer
+    }
+
+    /// A `scroll` layer's settings, once its bounds and content are in: without a
+    /// `contentSize` the content is as large as its sublayers reach.
+    private func configure(_ scroll: ScrollView, _ setup: [LayerSetup]) {
+        var size: Size?
+        for entry in setup {
+            switch entry {
+            case .contentSize(let s): size = s
+            case .paging(let on): scroll.isPagingEnabled = on
+            case .bounces(let on): scroll.bounces = on
+            case .decelerationRate(let rate): scroll.decelerationRate = rate
+            case .showsIndicators(let on): scroll.showsIndicators = on
+            default: break
+            }
+        }
+        scroll.contentSize = size ?? scroll.contentLayer.sublayers.reduce(Size.zero) { extent, child in
+            let frame = child.frame
+            return Size(width: max(extent.width, frame.maxX), height: max(extent.height, frame.maxY))
+        }
     }
 
     private func apply(_ setup: LayerSetup, to layer: Layer) {
@@ -132,6 +163,7 @@ public final class FileScene: ControllableScene {
         case .instanceCount(let count): (layer as? ReplicatorLayer)?.instanceCount = count
         case .contents(let image): layer.contents = image
         case .contentsGravity(let gravity): layer.contentsGravity = gravity
+        case .contentSize, .paging, .bounces, .decelerationRate, .showsIndicators: break   // `configure(_:_:)`
         }
     }
 

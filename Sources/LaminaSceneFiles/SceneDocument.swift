@@ -62,7 +62,7 @@ enum ValueSpec {
 /// One layer to build.
 struct LayerSpec {
     enum Kind: String, CaseIterable {
-        case layer, shape, text, gradient, replicator, transform
+        case layer, shape, text, gradient, replicator, transform, scroll
     }
 
     var kind: Kind
@@ -134,7 +134,8 @@ struct SceneCost {
     }
 
     private mutating func add(_ layer: LayerSpec, copies: Int) {
-        drawnLayers = Self.sum(drawnLayers, copies)
+        // A scroll layer also draws its content layer and two indicators.
+        drawnLayers = Self.sum(drawnLayers, Self.product(copies, layer.kind == .scroll ? 4 : 1))
         if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
         for case .path(let path) in layer.setup {
             pathPoints = Self.sum(pathPoints, Self.product(copies, min(path.flattenedPointCount(), Path.maximumFlattenedPoints)))
@@ -183,6 +184,12 @@ enum LayerSetup {
     case instanceCount(Int)
     case contents(PixelBuffer)
     case contentsGravity(ContentsGravity)
+    /// A scroll layer's content size (nil: its sublayers' extent).
+    case contentSize(Size)
+    case paging(Bool)
+    case bounces(Bool)
+    case decelerationRate(Double)
+    case showsIndicators(Bool)
 }
 
 /// Text with `{binding}` parts.

@@ -10,6 +10,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer()
         case .replicator: return ReplicatorLayer()
         case .transform: return TransformLayer()
+        case .scroll: return Layer()               // the viewport; `FileScene` makes it a `ScrollView`'s
         }
     }
 
@@ -21,6 +22,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer.self
         case .replicator: return ReplicatorLayer.self
         case .transform: return TransformLayer.self
+        case .scroll: return Layer.self
         }
     }
 
@@ -33,6 +35,7 @@ extension LayerSpec.Kind {
         case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd"]
         case .gradient: return common + ["colors", "locations", "type"]
         case .replicator: return common + ["instanceCount"]
+        case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
         }
     }
 }
@@ -235,6 +238,19 @@ extension SceneFileCompiler {
         case "instanceCount": return .instanceCount(try values.integer(node, path, in: 0...Limits.replicatorInstances))
         case "contentsGravity": return .contentsGravity(try values.choice(node, path, ContentsGravity.allCases))
         case "contents": return .contents(try image(node, path))
+        case "contentSize":
+            guard case .size(let size) = try values.value(node, path, like: .size(.zero)) else { preconditionFailure("a size reads as a size") }
+            guard size.width >= 0, size.height >= 0 else { throw SceneFields.error(file, node, path, "a content size is not negative") }
+            return .contentSize(size)
+        case "paging": return .paging(try values.bool(node, path))
+        case "bounces": return .bounces(try values.bool(node, path))
+        case "indicators": return .showsIndicators(try values.bool(node, path))
+        case "decelerationRate":
+            switch try values.string(node, path) {
+            case "normal": return .decelerationRate(Decay.normalRate)
+            case "fast": return .decelerationRate(Decay.fastRate)
+            case let other: throw SceneFields.error(file, node, path, "'\(Escaped(other))' is not normal or fast")
+            }
         default:
             preconditionFailure("setup key \(key) without a reader")
         }

@@ -3,7 +3,7 @@ import LaminaSceneSyntax
 extension SceneFileCompiler {
     static let animationKeys = ["keyPath", "from", "to", "by", "values", "keyTimes", "curves", "calculationMode", "curve",
                                 "duration", "beginTime", "repeat", "repeatDuration", "autoreverses", "speed", "fillMode",
-                                "removedOnCompletion", "additive", "cumulative", "spring", "group"]
+                                "removedOnCompletion", "additive", "cumulative", "spring", "decay", "group"]
 
     /// An explicit animation on a layer of `kind`: basic (`from`/`to`/`by`), spring
     /// (`spring:` in one of three forms), keyframe (`values:`) or a group (`group:` a list).
@@ -93,6 +93,15 @@ extension SceneFileCompiler {
             animation.spring = spring.spring
             if timing.duration == 0 { timing.duration = spring.duration }
         }
+        if let n = fields.take("decay") {
+            guard animation.toValue == nil, animation.byValue == nil, animation.keyframes == nil, animation.spring == nil else {
+                throw fields.error(n, "decay", "a decay animation has no `to`, `by`, `values` or `spring`: it ends where its velocity takes it")
+            }
+            let decayed = try decay(n, fields.path("decay"), keyPath: keyPath, from: animation.fromValue, like: sample)
+            animation.byValue = decayed.byValue
+            animation.decay = decayed.decay
+            if timing.duration == 0 { timing.duration = decayed.timing.duration }
+        }
         if let n = fields.take("additive") { animation.isAdditive = try values.bool(n, fields.path("additive")) }
         if let n = fields.take("cumulative") { animation.isCumulative = try values.bool(n, fields.path("cumulative")) }
         try fields.rejectUnknown(known: Self.animationKeys)
@@ -100,6 +109,27 @@ extension SceneFileCompiler {
         animation.timingFunction = curve
         animation.isRemovedOnCompletion = removed
         return .single(animation)
+    }
+
+    /// A decay (rule 93) `{velocity, rate}`: the velocity a value like the property's, per
+    /// second; the rate `normal` (0.998 a millisecond, the default) or `fast` (0.99).
+    private func decay(_ node: SceneNode, _ path: String, keyPath: String, from: AnimatableValue?,
+                       like sample: AnimatableValue) throws(ConfigError) -> BasicAnimation {
+        var fields = try SceneFields(node, path: path, file: file)
+        guard let velocityNode = fields.take("velocity") else {
+            throw fields.error(node, nil, "a decay gives its `velocity` (per second)")
+        }
+        let velocity = try values.value(velocityNode, fields.path("velocity"), like: sample)
+        var rate = Decay.normalRate
+        if let n = fields.take("rate") {
+            switch try values.string(n, fields.path("rate")) {
+            case "normal": rate = Decay.normalRate
+            case "fast": rate = Decay.fastRate
+            case let other: throw fields.error(n, "rate", "'\(Escaped(other))' is not normal or fast")
+            }
+        }
+        try fields.rejectUnknown(known: ["velocity", "rate"])
+        return BasicAnimation(keyPath: keyPath, from: from, velocity: velocity, decay: Decay(rate: rate))
     }
 
     /// A spring in one of three forms: UIKit's `{dampingRatio, duration}` (runs exactly

@@ -86,6 +86,9 @@ public enum SceneFileFormat {
         case "instanceCount": return .wholeNumber(0...SceneFileCompiler.Limits.replicatorInstances)
         case "contentsGravity": return .choice(ContentsGravity.allCases.map(\.rawValue))
         case "contents": return .image
+        case "contentSize": return .size
+        case "paging", "bounces", "indicators": return .boolean
+        case "decelerationRate": return .choice(["normal", "fast"])
         default: return nil
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LaminaAnimation
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput

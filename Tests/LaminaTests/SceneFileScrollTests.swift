@@ -1,0 +1,124 @@
+import Foundation
+import Lamina
+@testable import LaminaSceneFiles
+@testable import LaminaRuntime
+import LaminaTestSupport
+import Testing
+
+/// Scrolling in scene files (issue 30): the `scroll` kind and `decay` animations.
+@Suite("Scene file scrolling", .serialized)
+struct SceneFileScrollTests {
+    static let list = """
+        lamina: 1
+        templates:
+          row:
+            parameters: {y: ~, label: ~}
+            layer:
+              bounds: [0, 0, 300, 60]
+              position: [150, $y]
+              backgroundColor: "#1C2230"
+              sublayers:
+                - {kind: text, string: "{label}", fontSize: 24, bounds: [0, 0, 280, 30], position: [150, 30]}
+        layers:
+          - name: list
+            kind: scroll
+            bounds: [0, 0, 300, 200]
+            position: [200, 150]
+            sublayers:
+              - {use: row, with: {y: 30, label: One}}
+              - {use: row, with: {y: 100, label: Two}}
+              - {use: row, with: {y: 170, label: Three}}
+              - {use: row, with: {y: 240, label: Four}}
+              - {use: row, with: {y: 310, label: Five}}
+              - {use: row, with: {y: 380, label: Six}}
+          - name: pages
+            kind: scroll
+            bounds: [0, 0, 100, 50]
+            position: [50, 275]
+            contentSize: [300, 50]
+            paging: true
+            decelerationRate: fast
+            indicators: false
+        """
+
+    private func start(_ yaml: String, settle: Bool = true) throws -> (DummyDisplayRig, Runtime, FileScene) {
+        let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        let document = try SceneFileFixture.compile(yaml)
+        let scene = try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
+        if settle { #expect(runtime.run(untilSettled: true) == .settled) } else { runtime.run(exitAfter: 0.05, untilSettled: false) }
+        return (rig, runtime, scene)
+    }
+
+    @Test("a scroll layer's content is its sublayers, as large as they reach unless contentSize says; its settings reach the scroll view")
+    func scrollKind() throws {
+        let (_, _, scene) = try start(Self.list)
+        let list = try #require(scene.scrollViews["list"])
+        #expect(list.layer === scene.layer(named: "list"))
+        #expect(list.contentSize == Size(width: 300, height: 410))
+        #expect(list.contentLayer.sublayers.count == 6 && list.layer.bounds.size == Size(width: 300, height: 200))
+        let pages = try #require(scene.scrollViews["pages"])
+        #expect(pages.contentSize == Size(width: 300, height: 50))
+        #expect(pages.isPagingEnabled && pages.decelerationRate == 0.99 && !pages.showsIndicators && pages.bounces)
+    }
+
+    @Test("dragged, the list scrolls and comes to rest inside its content")
+    func dragScrolls() throws {
+        let (rig, runtime, scene) = try start(Self.list)
+        let list = try #require(scene.scrollViews["list"])
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 drag 200,220 200,80 over 0.3"), start: rig.clock.now))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(list.contentOffset.y > 100 && list.contentOffset.y <= 210)
+        #expect(list.contentOffset.x == 0)
+    }
+
+    @Test("a decay animation in a file: from + velocity·(−1/(1000·ln d))·(1 − d^(1000t)), and what it refuses")
+    func decayAnimation() throws {
+        let yaml = """
+            lamina: 1
+            layers:
+              - name: puck
+                bounds: [0, 0, 20, 20]
+                position: [50, 50]
+                animations:
+                  fling: {keyPath: position.x, from: 50, decay: {velocity: 900, rate: fast}}
+            """
+        let (rig, runtime, scene) = try start(yaml, settle: false)
+        let puck = try #require(scene.layer(named: "puck"))
+        let animation = try #require(puck.animation(forKey: "fling"))
+        let begin = animation.timing.beginTime
+        let k = -1 / (1000 * log(0.99))
+        for t in [0.0, 0.05, 0.1, 0.2] {
+            guard case .scalar(let x)? = puck.presentationValue(forKeyPath: "position.x", at: begin + t) else {
+                Issue.record("no value at \(t)")
+                continue
+            }
+            #expect(abs(x - (50 + 900 * k * (1 - pow(0.99, 1000 * t)))) < 1e-9)
+        }
+        #expect(rig.clock.now >= begin)
+        #expect(runtime.run(untilSettled: true) == .settled)               // it ends: the decay's duration
+        #expect(SceneFileFixture.error(Self.fling("{velocity: 900, rate: slow}"))?.contains("'slow' is not normal or fast") == true)
+        #expect(SceneFileFixture.error(Self.fling("{rate: fast}"))?.contains("gives its `velocity`") == true)
+        #expect(SceneFileFixture.error(Self.fling("{velocity: 900}", extra: ", to: 100"))?.contains("no `to`, `by`") == true)
+        #expect(SceneFileFixture.error(Self.fling("{velocity: [1, 2]}"))?.contains("velocity") == true)
+    }
+
+    private static func fling(_ decay: String, extra: String = "") -> String {
+        """
+        lamina: 1
+        layers:
+          - name: puck
+            animations:
+              fling: {keyPath: position.x\(extra), decay: \(decay)}
+        """
+    }
+
+    @Test("a scroll layer's own keys are checked: sizes not negative, rates by name, and they belong to scroll alone")
+    func checks() {
+        func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
+        #expect(SceneFileFixture.error(layer("kind: scroll, contentSize: [-1, 10]"))?.contains("not negative") == true)
+        #expect(SceneFileFixture.error(layer("kind: scroll, decelerationRate: 0.5"))?.contains("not normal or fast") == true)
+        #expect(SceneFileFixture.error(layer("kind: shape, paging: true"))?.contains("it belongs to kind scroll") == true)
+        #expect(SceneFileFixture.error(layer("kind: scroll, paging: maybe")) != nil)
+    }
+}
