@@ -86,6 +86,9 @@ public final class ScrollView: GestureRecognizerDelegate {
     public var onScroll: ((ScrollView) -> Void)?
     /// Called when a motion ends (the offset at rest).
     public var onScrollEnd: ((ScrollView) -> Void)?
+    /// Told before `onScroll` whenever the offset changes: what a list built on the scroll
+    /// view lays its rows out by, leaving `onScroll` to the app.
+    var offsetObserver: (() -> Void)?
 
     /// True while a finger drags the content.
     public private(set) var isDragging = false
@@ -101,6 +104,8 @@ public final class ScrollView: GestureRecognizerDelegate {
     private var fadeTimer: SceneTimer?
     /// A finger stopped the motion and has not lifted or dragged yet.
     private var isHeld = false
+    /// The last finger to land stopped a motion (a tap that stops a list selects nothing).
+    public private(set) var touchStoppedMotion = false
 
     /// A scroll view `size` pixels large with no content yet.
     public init(context: SceneContext, size: Size, style: Style = Style()) {
@@ -184,6 +189,7 @@ public final class ScrollView: GestureRecognizerDelegate {
         guard offset.x.isFinite, offset.y.isFinite else { return }
         withoutActions { layer.bounds.origin = offset }
         updateIndicators()
+        offsetObserver?()
         onScroll?(self)
     }
 
@@ -206,6 +212,7 @@ public final class ScrollView: GestureRecognizerDelegate {
 
     /// A finger on moving content holds it where it is.
     private func touchedDown() {
+        touchStoppedMotion = isScrollEnabled && motion != nil
         guard isScrollEnabled, motion != nil else { return }
         stopMotion()
         isHeld = true
