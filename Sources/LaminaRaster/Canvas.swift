@@ -57,15 +57,19 @@ public final class Canvas {
 
     /// Narrows the clip to `rect` mapped through `transform`. A pixel-aligned axis-aligned
     /// rectangle is a plain clip rectangle; anything else is clipped by exact coverage.
+    /// Corners within a millionth of a pixel of whole pixels count as on them: a scrolled
+    /// viewport's bounds land there only up to rounding (`(o − (o + w/2)) + w/2`), and a
+    /// millionth of a pixel changes no coverage an 8-bit pixel can show.
     public func clip(to rect: Rect, transform: AffineTransform = .identity) {
         let r = rect.standardized
         if transform.b == 0 && transform.c == 0 {
             let mapped = transform.apply(to: r)
-            let aligned = [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY].allSatisfy { $0 == $0.rounded() }
+            let corners = [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY].map { $0.rounded() }
+            let aligned = zip(corners, [mapped.minX, mapped.minY, mapped.maxX, mapped.maxY]).allSatisfy { abs($0 - $1) <= 1e-6 }
             if aligned {
                 let c = clipState.rect
-                clipState.rect = c.intersection(PixelRect(x0: Int(saturating: mapped.minX), y0: Int(saturating: mapped.minY),
-                                                          x1: Int(saturating: mapped.maxX), y1: Int(saturating: mapped.maxY)))
+                clipState.rect = c.intersection(PixelRect(x0: Int(saturating: corners[0]), y0: Int(saturating: corners[1]),
+                                                          x1: Int(saturating: corners[2]), y1: Int(saturating: corners[3])))
                 return
             }
         }

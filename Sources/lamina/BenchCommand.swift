@@ -30,19 +30,21 @@ struct BenchCommand: ParsableCommand {
             the commit and presentation update of each frame timed. scene NAME|FILE.yaml: a \
             built-in scene or a scene file on a 1920x1080 dummy display for --seconds after a \
             second of warm-up: CPU per animated second (percent of a core) and each frame's cost \
-            step by step (commit, presentation, display list, paint, present). Build with -c release.
+            step by step (commit, presentation, display list, paint, present). list: a full-screen \
+            list of --rows rows (10,000 by default) flicked up and down every 1.5 s for --seconds: \
+            frame cost, CPU, row layers alive and the C heap's growth. Build with -c release.
             """)
 
-    @Argument(help: "elastic, animations or scene, or nothing with --workloads.")
+    @Argument(help: "elastic, animations, scene or list, or nothing with --workloads.")
     var what: String?
 
     @Argument(help: "With scene: a built-in scene's name or a scene file.")
     var scene: String?
 
-    @Option(name: .long, help: "scene: seconds measured after the warm-up.")
+    @Option(name: .long, help: "scene, list: seconds measured after the warm-up.")
     var seconds = 10.0
 
-    @Option(name: .long, help: "scene: realtime (the daemon's pacing, the default) or virtual (as fast as it draws).")
+    @Option(name: .long, help: "scene, list: realtime (the daemon's pacing, the default) or virtual (as fast as it draws).")
     var clock = "realtime"
 
     @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
@@ -59,6 +61,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .long, help: "Render each workload frame in this many horizontal bands at once.")
     var threads = 1
+
+    @Option(name: .long, help: "list: how many rows.")
+    var rows = 10_000
 
     @Option(name: .long, help: "How many taps (elastic; each gives one full wobble).")
     var taps = 20
@@ -82,13 +87,17 @@ struct BenchCommand: ParsableCommand {
             return try runWorkloads(workloads)
         }
         if what == "animations" { return try runAnimations() }
+        if what == "list" {
+            guard ["realtime", "virtual"].contains(clock) else { throw ValidationError("--clock must be realtime or virtual") }
+            return try runList()
+        }
         if what == "scene" {
             guard let scene else { throw ValidationError("say which scene: lamina bench scene NAME|FILE.yaml") }
             guard ["realtime", "virtual"].contains(clock) else { throw ValidationError("--clock must be realtime or virtual") }
             return try runScene(scene)
         }
         guard what == "elastic" else {
-            throw ValidationError("say what to measure: 'elastic', 'animations', 'scene NAME' or --workloads FILE")
+            throw ValidationError("say what to measure: 'elastic', 'animations', 'scene NAME', 'list' or --workloads FILE")
         }
         guard taps > 0 else { throw ValidationError("--taps must be positive") }
         var logger = Logger(label: "lamina-bench")
