@@ -99,10 +99,11 @@ let package = Package(
             dependencies: ["LaminaRuntime", "LaminaDisplay", "LaminaGeometry", "LaminaPixels", "LaminaRaster", "LaminaSystem", "CLinux",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]),
-        // The widgets, on the runtime's app API: the text field and its on-screen keyboard.
+        // The widgets, on the runtime's app API: the text field and its on-screen keyboard, the
+        // theme and controls, the scroll view and the list.
         .target(
             name: "LaminaWidgets",
-            dependencies: ["LaminaRuntime", "LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers"]),
+            dependencies: ["LaminaRuntime", "LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels", "LaminaRaster"]),
         // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
         .target(
             name: "LaminaSceneFiles",
@@ -174,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "LaminaWidgetsTests",
             dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRuntime",
-                           "LaminaTestSupport"]),
+                           "LaminaTestSupport"],
+            exclude: ["Golden"]),                               // read by path (#filePath)
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),

@@ -83,6 +83,13 @@ open class TextLayer: Layer {
     /// shared by every text layer drawn there (a face's caches are not thread-safe).
     var resolvedFont: Font? { font ?? TransactionStack.current.defaultFont }
 
+    /// How wide the string is on one line at `fontSize`, in pixels (0 without a font): what a
+    /// control that fits its label sizes itself by.
+    public var textWidth: Double {
+        guard let font = resolvedFont, !string.isEmpty else { return 0 }
+        return font.layout(string, size: fontSize).width
+    }
+
     /// Where a caret stands before each character of the first line and after its last, in
     /// the layer's own coordinates (its bounds' x): `count + 1` positions for a line of
     /// `count` characters, measured on the line as it is drawn (kerning and alignment
