@@ -71,11 +71,15 @@ public enum LaminaProgram {
         if let tty = options.restoreConsole { return restoreConsole(path: tty, label: label) }
         let daemonOptions = options.daemonOptions(configSearchPaths: configSearchPaths)
         if options.checkConfig {
-            guard let path = daemonOptions.configFile else {
+            var status: Int32 = 0
+            if let path = daemonOptions.configFile {
+                status = checkConfig(path: path, scenes: scenes, label: label)
+            } else {
                 print("no config file found (searched \(configSearchPaths.joined(separator: ", "))): built-in defaults, scene \(scenes.defaultScene)")
-                return 0
             }
-            return checkConfig(path: path, scenes: scenes, label: label)
+            // `--scene` overrides the config's: it is what would run, so it is checked too.
+            if status == 0, let scene = options.scene { status = checkScene(scene, scenes: scenes, label: label) }
+            return status
         }
         let logger = LaminaLogging.bootstrap(label: label, verbose: options.verbose)
         do {
@@ -103,13 +107,35 @@ public enum LaminaProgram {
     /// Validates the config file at `path` completely without opening a device (`--check-config`,
     /// `lamina check-config`): one line and 0 when good, one line naming file, line and field
     /// and 78 when not.
+    /// A scene file (`.yaml`, `.yml`) given here is checked as one (`checkScene`).
     public static func checkConfig(path: String, scenes: SceneRegistry, label: String) -> Int32 {
+        if SceneFiles.isFile(path) && !path.hasSuffix(".toml") { return checkScene(path, scenes: scenes, label: label) }
         do {
             let config = try Daemon.check(path: path, catalog: scenes)
             print("\(path): ok (backend \(config.backend.rawValue), scene \(config.scene))")
             return 0
         } catch {
             return report(label, "bad configuration: \(error)", status: ConfigError.exitStatus)
+        }
+    }
+
+    /// Checks what `--scene` names: a scene file read and compiled completely (one line and 0
+    /// when good, `file:line:column` and 78 when not), or a built-in scene that must exist.
+    public static func checkScene(_ scene: String, scenes: SceneRegistry, label: String) -> Int32 {
+        guard SceneFiles.isFile(scene) else {
+            guard scenes.scene(named: scene) != nil else {
+                return report(label, "bad configuration: no scene named '\(scene)' (\(scenes.sceneNames.joined(separator: ", ")), or a FILE.yaml)",
+                              status: ConfigError.exitStatus)
+            }
+            print("scene \(scene): ok (built in)")
+            return 0
+        }
+        do {
+            let document = try SceneFiles.load(path: scene)
+            print("\(scene): ok (a scene file of \(document.layerCount) layers)")
+            return 0
+        } catch {
+            return report(label, "bad scene file: \(error)", status: ConfigError.exitStatus)
         }
     }
 

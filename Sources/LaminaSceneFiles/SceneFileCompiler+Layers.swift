@@ -86,7 +86,7 @@ extension SceneFileCompiler {
             let value = fields.take(key)!
             let at = fields.path(key)
             if animatable.contains(key) {
-                spec.properties.append((key, try valueSpec(value, at, like: prototype.value(forKeyPath: key)!)))
+                spec.properties.append((key, try valueSpec(value, at, like: prototype.value(forKeyPath: key)!, keyPath: key)))
             } else if kind.setupKeys.contains(key) {
                 if key == "string" {
                     spec.text = try textTemplate(value, at)
@@ -129,7 +129,7 @@ extension SceneFileCompiler {
     }
 
     /// A property value: `$binding` (of the property's kind) or a literal.
-    func valueSpec(_ node: SceneNode, _ path: String, like sample: AnimatableValue) throws(ConfigError) -> ValueSpec {
+    func valueSpec(_ node: SceneNode, _ path: String, like sample: AnimatableValue, keyPath: String? = nil) throws(ConfigError) -> ValueSpec {
         if let name = SceneValueReader.bindingReference(node) {
             guard let binding = bindings[name] else {
                 throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'")
@@ -140,7 +140,7 @@ extension SceneFileCompiler {
                 throw SceneFields.error(file, node, path, "binding '\(name)' is a \(binding.kindName); this property needs \(Self.kindName(sample))")
             }
         }
-        return .literal(try values.value(node, path, like: sample))
+        return .literal(try values.value(node, path, like: sample, keyPath: keyPath))
     }
 
     static func kindName(_ sample: AnimatableValue) -> String {

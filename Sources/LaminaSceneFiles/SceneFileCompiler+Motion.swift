@@ -57,7 +57,7 @@ extension SceneFileCompiler {
             throw fields.error(keyNode, "keyPath", "a \(kind.rawValue) layer has no animatable property '\(Escaped(keyPath))'\(hint)")
         }
         func end(_ key: String) throws(ConfigError) -> AnimatableValue? {
-            try fields.take(key).map { n throws(ConfigError) in try values.value(n, fields.path(key), like: sample) }
+            try fields.take(key).map { n throws(ConfigError) in try values.value(n, fields.path(key), like: sample, keyPath: keyPath) }
         }
         var animation = BasicAnimation(keyPath: keyPath, from: try end("from"), to: try end("to"), by: try end("by"))
         if let list = fields.take("values") {
@@ -65,7 +65,7 @@ extension SceneFileCompiler {
                 throw fields.error(list, "values", "keyframe values are a list of 1…\(Limits.keyframes) values")
             }
             var frames: [AnimatableValue] = []
-            for (i, item) in items.enumerated() { frames.append(try values.value(item, "\(fields.path("values"))[\(i)]", like: sample)) }
+            for (i, item) in items.enumerated() { frames.append(try values.value(item, "\(fields.path("values"))[\(i)]", like: sample, keyPath: keyPath)) }
             var keyframes = Keyframes(values: frames)
             if let times = fields.take("keyTimes") {
                 let t = try values.numbers(times, fields.path("keyTimes"), count: frames.count...frames.count,
@@ -231,7 +231,7 @@ extension SceneFileCompiler {
                         let hint = SceneFields.nearest(key, in: kind.layerType.animatableKeyPaths).map { " (did you mean '\($0)'?)" } ?? ""
                         throw p.error(p.keyNode(key)!, key, "a state sets animatable properties; a \(kind.rawValue) layer has no '\(Escaped(key))'\(hint)")
                     }
-                    state.values.append((layer, key, try valueSpec(v, p.path(key), like: sample)))
+                    state.values.append((layer, key, try valueSpec(v, p.path(key), like: sample, keyPath: key)))
                 }
             }
             result[name] = state

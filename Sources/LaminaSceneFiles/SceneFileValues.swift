@@ -188,10 +188,33 @@ struct SceneValueReader {
             .allSatisfy { $0.isFinite && abs($0) <= numberLimit }
     }
 
-    /// A value of the same kind as `sample` (the property's current value).
-    func value(_ node: SceneNode, _ path: String, like sample: AnimatableValue) throws(ConfigError) -> AnimatableValue {
+    /// The ranges of the numeric properties that have one beyond the number limit: a text
+    /// size Lamina can draw, lengths that are not negative.
+    static let propertyRanges: [String: ClosedRange<Double>] = [
+        "fontSize": Font.sizes,
+        "lineWidth": 0...numberLimit, "borderWidth": 0...numberLimit, "cornerRadius": 0...numberLimit,
+        "shadowRadius": 0...numberLimit, "miterLimit": 0...numberLimit,
+    ]
+
+    /// A value of the same kind as `sample` (the property's current value), for the property
+    /// `keyPath` when one is named (its range is checked). Nothing written is an error: a
+    /// property says `none` for no colour, and a `#` not in quotes began a YAML comment.
+    func value(_ node: SceneNode, _ path: String, like sample: AnimatableValue, keyPath: String? = nil) throws(ConfigError) -> AnimatableValue {
+        if node.isNull {
+            var isColour = false
+            if case .color = sample { isColour = true }
+            let hint = node.commentFollows
+                ? ": a value starting with '#' is a YAML comment, so quote it (\"#22D3EE\")"
+                : isColour ? " (write none for no colour)" : ""
+            throw error(node, path, "nothing is written where \(SceneFileCompiler.kindName(sample)) is needed\(hint)")
+        }
         switch sample {
-        case .scalar: return .scalar(try number(node, path))
+        case .scalar:
+            let x = try number(node, path)
+            if let keyPath, let range = Self.propertyRanges[keyPath], !range.contains(x) {
+                throw error(node, path, "\(node.scalar ?? "") is outside \(keyPath)'s \(String(cFormat: "%g", range.lowerBound))…\(String(cFormat: "%g", range.upperBound))")
+            }
+            return .scalar(x)
         case .bool: return .bool(try bool(node, path))
         case .color: return .color(try color(node, path))
         case .transform: return .transform(try transform(node, path))

@@ -53,6 +53,10 @@ public struct SceneNode: Hashable, Sendable {
     /// True for YAML's null (`~`, `null`, nothing written): an empty scalar that means
     /// "nothing here", unlike `""`, which is a value (empty text).
     public var isNull: Bool
+    /// True for a null written as nothing with a `#` comment right after it on its line
+    /// (`fillColor: #22D3EE`): most likely a value YAML read as a comment, which an error
+    /// about the missing value should say.
+    public var commentFollows = false
 
     /// A node holding `value`, written at `position`.
     public init(_ value: Value, at position: SourcePosition) {
@@ -156,9 +160,9 @@ public struct SceneReadResult: Sendable, Codable {
 
 // The wire form is compact, since a whole tree passes through a pipe: `{"l":3,"c":5,"s":"text"}`,
 // `{"l":..,"c":..,"a":[nodes]}`, `{"l":..,"c":..,"m":[[key, value], ...]}`, and YAML's null
-// `{"l":..,"c":..,"n":true}`.
+// `{"l":..,"c":..,"n":true}` (with `"h":true` when a `#` comment followed it).
 extension SceneNode: Codable {
-    private enum CodingKeys: String, CodingKey { case l, c, s, a, m, n }
+    private enum CodingKeys: String, CodingKey { case l, c, s, a, m, n, h }
 
     /// Reads the wire form; anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
@@ -169,6 +173,7 @@ extension SceneNode: Codable {
         if try container.decodeIfPresent(Bool.self, forKey: .n) == true {
             value = .scalar("")
             isNull = true
+            commentFollows = try container.decodeIfPresent(Bool.self, forKey: .h) == true
         } else if let text = try container.decodeIfPresent(String.self, forKey: .s) {
             value = .scalar(text)
         } else if let items = try container.decodeIfPresent([SceneNode].self, forKey: .a) {
@@ -190,7 +195,9 @@ extension SceneNode: Codable {
         try container.encode(position.line, forKey: .l)
         try container.encode(position.column, forKey: .c)
         switch value {
-        case .scalar where isNull: try container.encode(true, forKey: .n)
+        case .scalar where isNull:
+            try container.encode(true, forKey: .n)
+            if commentFollows { try container.encode(true, forKey: .h) }
         case .scalar(let text): try container.encode(text, forKey: .s)
         case .sequence(let items): try container.encode(items, forKey: .a)
         case .mapping(let entries): try container.encode(entries.map { [$0.key, $0.value] }, forKey: .m)

@@ -28,14 +28,29 @@ public enum YAMLSceneReader {
             return .failure(SceneSyntaxError(at: SourcePosition(line: 1, column: 1), "the file is empty"))
         }
         var budget = SceneFileLimits.maximumNodes
-        return Result { () throws(SceneSyntaxError) in try convert(root, depth: 0, budget: &budget) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return Result { () throws(SceneSyntaxError) in try convert(root, depth: 0, budget: &budget, lines: lines) }
+    }
+
+    /// Whether the line of `key` goes on, after the key and its colon, with nothing but
+    /// spaces before a `#`: the value was read as a comment.
+    private static func commentFollows(_ key: SceneNode, in lines: [Substring]) -> Bool {
+        let index = key.position.line - 1
+        guard lines.indices.contains(index), let name = key.scalar else { return false }
+        let line = lines[index].utf8
+        let start = line.index(line.startIndex, offsetBy: max(key.position.column - 1, 0), limitedBy: line.endIndex) ?? line.endIndex
+        var rest = line[start...]
+        // Past the key as written (quoted keys are longer; then the colon is searched for).
+        guard let colon = rest.dropFirst(name.utf8.count).firstIndex(of: UInt8(ascii: ":")) else { return false }
+        rest = rest[rest.index(after: colon)...]
+        return rest.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.first == UInt8(ascii: "#")
     }
 
     private static func position(_ mark: Mark?) -> SourcePosition {
         SourcePosition(line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
-    private static func convert(_ node: Node, depth: Int, budget: inout Int) throws(SceneSyntaxError) -> SceneNode {
+    private static func convert(_ node: Node, depth: Int, budget: inout Int, lines: [Substring]) throws(SceneSyntaxError) -> SceneNode {
         let at = position(node.mark)
         budget -= 1
         guard budget >= 0 else {
@@ -55,20 +70,24 @@ public enum YAMLSceneReader {
             return isNull ? .null(at: at) : SceneNode(.scalar(scalar.string), at: at)
         case .sequence(let sequence):
             var items: [SceneNode] = []
-            for item in sequence { items.append(try convert(item, depth: depth + 1, budget: &budget)) }
+            for item in sequence { items.append(try convert(item, depth: depth + 1, budget: &budget, lines: lines)) }
             return SceneNode(.sequence(items), at: at)
         case .mapping(let mapping):
             var entries: [SceneNode.Entry] = []
             var seen: Set<String> = []
             for (key, value) in mapping {
-                let keyNode = try convert(key, depth: depth + 1, budget: &budget)
+                let keyNode = try convert(key, depth: depth + 1, budget: &budget, lines: lines)
                 guard let name = keyNode.scalar else {
                     throw SceneSyntaxError(at: keyNode.position, "a key must be a plain name, not \(keyNode.kindName)")
                 }
                 guard seen.insert(name).inserted else {
                     throw SceneSyntaxError(at: keyNode.position, "'\(name)' is written twice in this mapping")
                 }
-                entries.append(SceneNode.Entry(key: keyNode, value: try convert(value, depth: depth + 1, budget: &budget)))
+                var valueNode = try convert(value, depth: depth + 1, budget: &budget, lines: lines)
+                if valueNode.isNull, case .scalar(let written) = value, written.string.isEmpty {
+                    valueNode.commentFollows = commentFollows(keyNode, in: lines)
+                }
+                entries.append(SceneNode.Entry(key: keyNode, value: valueNode))
             }
             return SceneNode(.mapping(entries), at: at)
         case .alias(let alias):

@@ -33,6 +33,29 @@ struct SceneFileValueTests {
         #expect(Self.error(Self.layer("backgroundColor: none")) == nil)
     }
 
+    @Test("a property with nothing written is an error; after `#` it says the colour became a YAML comment (issue 30)")
+    func nothingWritten() {
+        let commented = "lamina: 1\nlayers:\n  - kind: shape\n    fillColor: #22D3EE\n"
+        let message = Self.error(commented)
+        #expect(message?.contains("scene.yaml:4:") == true && message?.contains("YAML comment, so quote it") == true, "\(message ?? "")")
+        let empty = Self.error("lamina: 1\nlayers:\n  - kind: shape\n    fillColor: ~\n")
+        #expect(empty?.contains("nothing is written where a colour is needed (write none for no colour)") == true, "\(empty ?? "")")
+        #expect(empty?.contains("YAML comment") == false)
+        #expect(Self.error("lamina: 1\nlayers:\n  - opacity:   # half\n") != nil)
+        #expect(Self.error("lamina: 1\nlayers:\n  - kind: shape\n    fillColor: \"#22D3EE\"  # quoted\n") == nil)
+        #expect(Self.error("lamina: 1\nstates:\n  rest: # nothing set\n") == nil)        // not a property: nothing is fine
+    }
+
+    @Test("a property's own range is named: text up to 2048 px, lengths not negative; the number limit names itself (issue 30)")
+    func propertyRanges() {
+        #expect(Self.error(Self.layer("kind: text, fontSize: 5000"))?.contains("5000 is outside fontSize's 0…2048") == true)
+        #expect(Self.error(Self.layer("kind: text, fontSize: 2048")) == nil)
+        #expect(Self.error(Self.layer("kind: text, fontSize: 1e12"))?.contains("beyond ±10⁷, the largest number a scene file may hold") == true)
+        #expect(Self.error(Self.layer("borderWidth: -1"))?.contains("outside borderWidth's 0…") == true)
+        #expect(Self.error("lamina: 1\nlayers:\n  - name: t\n    kind: text\nstates:\n  big:\n    t: {fontSize: 4000}\n")?.contains("fontSize's 0…2048") == true)
+        #expect(Self.error("lamina: 1\nlayers:\n  - kind: text\n    animations:\n      a: {keyPath: fontSize, from: 10, to: 3000}\n")?.contains("fontSize's 0…2048") == true)
+    }
+
     @Test("a computed transform and path coordinates stay within 10⁷, also when operations and relative moves add up")
     func computedLimits() {
         #expect(Self.error(Self.layer("transform: [scale: 10000, scale: 10000]"))?.contains("the transform so far has an entry beyond ±10⁷") == true)

@@ -119,6 +119,26 @@ struct CommandLineTests {
         #expect(bad.stderr.contains("bad-field.toml:5: elastic_field.fill_colour: unknown field"), "\(bad.stderr)")
     }
 
+    @Test("check-config FILE.yaml checks the scene file itself; run --check-config --scene checks that scene (issue 30)")
+    func checkSceneFiles() throws {
+        let folder = NSTemporaryDirectory() + "lamina-check-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = folder + "/good.yaml", broken = folder + "/broken.yaml"
+        try "lamina: 1\nlayers:\n  - {bounds: [0, 0, 10, 10], backgroundColor: \"#FF0000\"}\n".write(toFile: good, atomically: true, encoding: .utf8)
+        try "lamina: 1\nlayers:\n  - kind: shape\n    fillColor: #22D3EE\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let ok = try output(["check-config", good])
+        #expect(ok.status == 0 && ok.stdout.contains("good.yaml: ok (a scene file of 1 layers)"), "\(ok.stdout)")
+        let bad = try run(["check-config", broken])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("broken.yaml:4:") && bad.stderr.contains("YAML comment"), "\(bad.stderr)")
+        try "[display]\nbackend = \"dummy\"\n".write(toFile: folder + "/lamina.toml", atomically: true, encoding: .utf8)
+        let viaRun = try run(["run", "--check-config", "--config", folder + "/lamina.toml", "--scene", broken])
+        #expect(viaRun.status == 78 && viaRun.stderr.contains("broken.yaml:4:"), "\(viaRun.stderr)")
+        let unknown = try run(["run", "--check-config", "--scene", "no-such-scene"])
+        #expect(unknown.status == 78 && unknown.stderr.contains("no scene named 'no-such-scene'"), "\(unknown.stderr)")
+    }
+
     @Test("a bad touch script exits 78 naming the script and the line")
     func badScript() throws {
         let result = try run(["run", "--config", fixture("bad-script.toml")])
