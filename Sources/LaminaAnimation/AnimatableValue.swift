@@ -80,6 +80,29 @@ public enum AnimatableValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether `other` is the same kind of value (both numbers, both points, ...); a colour
+    /// and no colour are the same kind.
+    public func isSameKind(as other: AnimatableValue) -> Bool {
+        switch (self, other) {
+        case (.scalar, .scalar), (.point, .point), (.size, .size), (.rect, .rect), (.color, .color),
+             (.transform, .transform), (.bool, .bool): return true
+        default: return false
+        }
+    }
+
+    /// The kind in words: "a number", "a point", "a colour"...
+    public var kindName: String {
+        switch self {
+        case .scalar: return "a number"
+        case .point: return "a point"
+        case .size: return "a size"
+        case .rect: return "a rectangle"
+        case .color: return "a colour"
+        case .transform: return "a transform"
+        case .bool: return "true or false"
+        }
+    }
+
     /// The largest magnitude among the components (1 for a transform, 0 for a Boolean or no
     /// colour): how far a decay has to go (rule 93).
     var largestComponent: Double {

@@ -9,8 +9,36 @@ extension Layer {
     /// the property's presentation value. An animation already under `key` is replaced and
     /// its completion receives `false`. `completion(finished)` runs once, from the frame loop
     /// after the frame in which the animation ended or was removed (rule 35).
-    public func add(_ animation: BasicAnimation, forKey key: String?, completion: ((Bool) -> Void)? = nil) {
+    ///
+    /// In debug builds a key path this kind of layer does not have, a value of another kind
+    /// than the property's, and a layer in no tree are each said once per call site
+    /// (`LayerDiagnostics`); Core Animation ignores them silently, and so does a release build.
+    public func add(_ animation: BasicAnimation, forKey key: String?, completion: ((Bool) -> Void)? = nil,
+                    file: StaticString = #fileID, line: UInt = #line) {
+        if LayerDiagnostics.isEnabled { diagnose(animation, file: file, line: line) }
         add(animation, forKey: key, beginDelay: 0, completion: completion)
+    }
+
+    /// The mistakes `add` says in debug builds.
+    private func diagnose(_ animation: BasicAnimation, file: StaticString, line: UInt) {
+        let what = "\(type(of: self))\(name.map { " '\($0)'" } ?? "")"
+        if !isInHostedTree {
+            LayerDiagnostics.warnOnce("an animation of '\(animation.keyPath)' added to \(what), which is in no tree, stops at once: add the layer first",
+                                      file: file, line: line)
+            return
+        }
+        guard !animation.keyPath.isEmpty else { return }
+        guard let current = value(forKeyPath: animation.keyPath) else {
+            let hint = Spelling.nearest(animation.keyPath, in: Self.animatableKeyPaths).map { " (did you mean '\($0)'?)" } ?? ""
+            LayerDiagnostics.warnOnce("\(what) has no animatable property '\(animation.keyPath)'\(hint): the animation does nothing",
+                                      file: file, line: line)
+            return
+        }
+        let values = [animation.fromValue, animation.toValue, animation.byValue].compactMap { $0 } + (animation.keyframes?.values ?? [])
+        if animation.valueFunction == nil, let wrong = values.first(where: { !$0.isSameKind(as: current) }) {
+            LayerDiagnostics.warnOnce("'\(animation.keyPath)' of \(what) holds \(current.kindName), not \(wrong.kindName): the animation does nothing",
+                                      file: file, line: line)
+        }
     }
 
     /// `add` whose begin time, when left at 0, becomes the commit time plus `beginDelay`

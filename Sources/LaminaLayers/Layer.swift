@@ -119,6 +119,10 @@ open class Layer {
     public var bounds: Rect {
         get { properties.bounds }
         set {
+            if LayerDiagnostics.isEnabled, newValue.size.width < 0 || newValue.size.height < 0 {
+                LayerDiagnostics.warnOnce("bounds of \(type(of: self)) set to a negative size \(newValue.size): it is made positive (standardized) as Core Animation does",
+                                          file: #fileID, line: #line)
+            }
             let sizeChanged = newValue.standardized.size != properties.bounds.size
             mutate("bounds") { $0.bounds = newValue.standardized }
             if sizeChanged && needsDisplayOnBoundsChange { setNeedsDisplay() }
