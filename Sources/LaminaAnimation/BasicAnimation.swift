@@ -60,10 +60,12 @@ public struct BasicAnimation {
         self.keyframes = keyframes
     }
 
-    /// A spring animation (`CASpringAnimation`) with `spring`'s parameters.
+    /// A spring animation (`CASpringAnimation`) with `spring`'s parameters, lasting
+    /// `duration`, or without one the spring's `settlingDuration` (rule 29's idiom), so a
+    /// spring made with a duration (`Spring(dampingRatio:duration:)`) is not given it twice.
     public init(keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil,
-                spring: Spring, duration: Double) {
-        self.init(keyPath: keyPath, from: from, to: to, duration: duration)
+                spring: Spring, duration: Double? = nil) {
+        self.init(keyPath: keyPath, from: from, to: to, duration: duration ?? spring.settlingDuration)
         self.spring = spring
     }
 

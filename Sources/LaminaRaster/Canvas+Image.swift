@@ -24,6 +24,14 @@ extension PixelBuffer {
             }
         }
     }
+
+    /// The PNG file at `path`, ready for a layer's `contents` in one line:
+    /// `layer.contents = try PixelBuffer(contentsOfPNG: "logo.png")`. At most
+    /// `maximumPixels` pixels (checked from the header, before anything is decoded); a file
+    /// that is missing, not a PNG or too large throws a `PNGError` saying which.
+    public convenience init(contentsOfPNG path: String, maximumPixels: Int = RGBAImage.maximumPixels) throws(PNGError) {
+        self.init(rgba: try RGBAImage.readPNG(from: path, maximumPixels: maximumPixels))
+    }
 }
 
 extension Canvas {

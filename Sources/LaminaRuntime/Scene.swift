@@ -22,7 +22,7 @@
 ///     }
 /// }
 /// ```
-public protocol Scene: AnyObject {
+public protocol Scene: AnyObject, SendableMetatype {
     /// The scene's settings, read from its config table (``NoSettings`` when it has none).
     associatedtype Settings: SceneSettings = NoSettings
 

@@ -125,6 +125,13 @@ struct ScrollPhysicsTests {
         #expect(page.duration > 0.3 && page.duration < 2)
     }
 
+    @Test("a spring animation without a duration lasts the spring's settlingDuration (the duration given once)")
+    func springDurationOnce() {
+        let spring = Spring(dampingRatio: 0.7, duration: 0.5)
+        #expect(BasicAnimation(keyPath: "position", to: .scalar(1), spring: spring).timing.duration == spring.settlingDuration)
+        #expect(BasicAnimation(keyPath: "position", to: .scalar(1), spring: spring, duration: 2).timing.duration == 2)
+    }
+
     @Test("a decay animation's value is from + (projection)·(1 − d^(1000t)) and it ends when under the rest distance")
     func decayAnimation() {
         let animation = BasicAnimation(keyPath: "position", from: .point(.init(x: 10, y: 20)),

@@ -1,3 +1,4 @@
+import Foundation
 import LaminaTestSupport
 import Testing
 @testable import LaminaGeometry
@@ -100,6 +101,25 @@ struct ImageTests {
         }
         // The samples are the same; the anti-aliased edges' coverage is decision 115's, within two levels.
         #expect(Pixels.worstChannelDifference(reference, fast) <= 2)
+    }
+}
+
+@Suite("Images from files")
+struct ImageFileTests {
+    @Test("PixelBuffer(contentsOfPNG:) is the PNG premultiplied, pixel for pixel as readPNG + init(rgba:); a missing file throws")
+    func contentsOfPNG() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/shapes.png").path
+        let image = try PixelBuffer(contentsOfPNG: path)
+        let decoded = try RGBAImage.readPNG(from: path)
+        #expect(image.width == decoded.width && image.height == decoded.height && image.width > 0)
+        // Every pixel is the straight colour premultiplied: round(C · A / 255).
+        for (x, y) in [(0, 0), (image.width / 2, image.height / 2), (image.width - 1, image.height - 1), (20, 50)] {
+            let i = (y * decoded.width + x) * 4, a = UInt32(decoded.bytes[i + 3])
+            func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+            #expect(image[x, y] == a << 24 | pre(decoded.bytes[i]) << 16 | pre(decoded.bytes[i + 1]) << 8 | pre(decoded.bytes[i + 2]))
+        }
+        #expect(throws: PNGError.self) { try PixelBuffer(contentsOfPNG: "/nonexistent/logo.png") }
+        #expect(throws: PNGError.self) { try PixelBuffer(contentsOfPNG: path, maximumPixels: 10) }
     }
 }
 
