@@ -72,6 +72,7 @@ public final class TouchDispatcher {
     /// Detaches every recognizer and touch handler (a scene being replaced); touches down
     /// now reach nothing until they lift.
     public func removeAll() {
+        modalLayers.removeAll()
         for (_, recognizer) in recognizers { recognizer.detach() }
         recognizers.removeAll()
         handlers.removeAll()
@@ -126,7 +127,7 @@ public final class TouchDispatcher {
         case .down(let slot, let position):
             guard touches[slot] == nil else { return drop("touch down on slot \(slot), which is already down") }
             let location = panelToLogical(position)
-            let layer = hitTest(position)
+            let layer = confined(hitTest(position))
             let touch = Touch(slot: slot, location: location, timestamp: event.time, layer: layer)
             if let last = lastLift, event.time - last.time <= TapGestureRecognizer.multiTapWindow,
                location.distance(to: last.location) <= TapGestureRecognizer.allowableMovement {
@@ -268,11 +269,41 @@ public final class TouchDispatcher {
         }
     }
 
+    /// Layers that confine touches while they are up, the last one innermost (a dialog over
+    /// its dimmed background): a touch landing outside it goes to it, and no recognizer or
+    /// handler above it in the tree hears the touch.
+    public private(set) var modalLayers: [Layer] = []
+
+    /// Confines touches to `layer` until `endModal(_:)` (a layer already modal moves last).
+    public func beginModal(_ layer: Layer) {
+        modalLayers.removeAll { $0 === layer }
+        modalLayers.append(layer)
+    }
+
+    /// Ends `layer`'s confinement.
+    public func endModal(_ layer: Layer) {
+        modalLayers.removeAll { $0 === layer }
+    }
+
+    /// The layer a touch landing on `hit` goes to: `hit`, unless a modal layer is up and
+    /// `hit` is not inside it.
+    private func confined(_ hit: Layer?) -> Layer? {
+        guard let modal = modalLayers.last else { return hit }
+        var current = hit
+        while let l = current {
+            if l === modal { return hit }
+            current = l.superlayer
+        }
+        return modal
+    }
+
     private func recognizersFor(_ layer: Layer?) -> [GestureRecognizer] {
         var chain: [Layer] = []
         var current = layer
+        let modal = modalLayers.last
         while let l = current {
             chain.append(l)
+            if l === modal { break }                          // nothing above a modal layer hears it
             current = l.superlayer
         }
         return chain.flatMap { l in recognizers.filter { $0.layer === l && $0.recognizer.isEnabled }.map(\.recognizer) }
@@ -280,8 +311,10 @@ public final class TouchDispatcher {
 
     private func handlerFor(_ layer: Layer?) -> ((Touch) -> Void)? {
         var current = layer
+        let modal = modalLayers.last
         while let l = current {
             if let found = handlers.first(where: { $0.layer === l }) { return found.handler }
+            if l === modal { return nil }
             current = l.superlayer
         }
         return nil

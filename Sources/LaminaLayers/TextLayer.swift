@@ -83,6 +83,15 @@ open class TextLayer: Layer {
     /// shared by every text layer drawn there (a face's caches are not thread-safe).
     var resolvedFont: Font? { font ?? TransactionStack.current.defaultFont }
 
+    /// How tall the text is laid out in the bounds' width (wrapped when `isWrapped`), in
+    /// pixels: its lines times the face's line height (0 without a font). What a dialog sizes
+    /// its message by.
+    public var textHeight: Double {
+        guard let font = resolvedFont, !string.isEmpty else { return 0 }
+        let metrics = font.lineMetrics(size: fontSize)
+        return Double(Renderer.textLines(of: self, font: font).count) * (metrics.ascender + metrics.descender)
+    }
+
     /// How wide the string is on one line at `fontSize`, in pixels (0 without a font): what a
     /// control that fits its label sizes itself by.
     public var textWidth: Double {

@@ -103,6 +103,18 @@ public final class SceneContext {
         return recognizer
     }
 
+    /// Confines touches to `layer` and what is inside it until `endModal(_:)`: a touch
+    /// anywhere else goes to `layer`, and nothing outside it (a recognizer on the root, a
+    /// button behind) hears any touch. What a dialog over a dimmed screen does.
+    public func beginModal(_ layer: Layer) {
+        runtime.dispatcher.beginModal(layer)
+    }
+
+    /// Ends `layer`'s confinement of touches.
+    public func endModal(_ layer: Layer) {
+        runtime.dispatcher.endModal(layer)
+    }
+
     /// Gives `layer` the raw touches that land on it or its sublayers (unless a sublayer has
     /// its own handler): every phase, `cancelled` when a recognizer takes them.
     public func addTouchHandler(to layer: Layer, _ handler: @escaping (Touch) -> Void) {

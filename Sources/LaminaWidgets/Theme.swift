@@ -6,8 +6,11 @@ import LaminaGeometry
 public struct Theme: Sendable {
     /// The screen behind everything.
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
-    /// A raised surface: a button at rest, a dialog's card, a slider's or toggle's track.
+    /// A raised surface: a secondary button at rest, a slider's or toggle's track.
     public var surface = Color(red8: 0x26, green8: 0x2D, blue8: 0x3B)
+    /// A card that holds controls (a dialog): set apart from the background and from the
+    /// surfaces of the buttons on it.
+    public var card = Color(red8: 0x1A, green8: 0x1F, blue8: 0x29)
     /// The accent: a primary button, a toggle that is on, a slider's filled part, progress.
     public var accent = Color(red8: 0x3B, green8: 0x82, blue8: 0xF6)
     /// Text and symbols on the accent.
@@ -49,6 +52,7 @@ public struct Theme: Sendable {
         var theme = Theme()
         theme.background = Color(red8: 0xF5, green8: 0xF6, blue8: 0xF8)
         theme.surface = Color(red8: 0xE2, green8: 0xE5, blue8: 0xEA)
+        theme.card = Color.white
         theme.accent = Color(red8: 0x25, green8: 0x63, blue8: 0xEB)
         theme.text = Color(red8: 0x11, green8: 0x18, blue8: 0x27)
         theme.secondaryText = Color(red8: 0x4B, green8: 0x55, blue8: 0x63)

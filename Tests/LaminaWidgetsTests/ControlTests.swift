@@ -18,8 +18,10 @@ final class ControlsScene: Scene {
     var toggles: [Bool] = []
     var values: [Double] = []
     var commits: [Double] = []
+    let context: SceneContext
 
     init(context: SceneContext, settings: NoSettings) {
+        self.context = context
         primary = Button(context: context, title: "Pay now")
         secondary = Button(context: context, title: "Cancel", kind: .secondary)
         plain = Button(context: context, title: "Help", kind: .plain)
@@ -142,6 +144,58 @@ struct ControlTests {
         #expect(runtime.run(exitAfter: 5, untilSettled: true) == .timeLimit)       // keeps animating
         scene.spinner.isIndeterminate = false
         #expect(runtime.run(untilSettled: true) == .settled)
+    }
+
+    @Test("a dialog confines touches: the button behind and a recognizer on the root hear nothing; its button dismisses it and acts")
+    func dialog() throws {
+        let (rig, runtime, scene) = try makeScene()
+        var rootTaps = 0, confirmed = 0, dismissed = 0
+        let context = scene.context
+        let rootTap = TapGestureRecognizer { _ in rootTaps += 1 }
+        rootTap.cancelsTouchesInView = false                                        // the button hears its touches too
+        context.addGestureRecognizer(rootTap, to: context.rootLayer)
+        let dialog = Dialog(context: context, title: "Cancel the order?", message: "The items go back on the shelf.",
+                            actions: [Dialog.Action("Keep", kind: .secondary), Dialog.Action("Cancel it") { confirmed += 1 }])
+        dialog.onDismiss = { _ in dismissed += 1 }
+        dialog.card.shadowOpacity = 0                                               // a debug build blurs slowly; the golden has it
+        dialog.show()
+        #expect(runtime.run(untilSettled: true) == .settled)
+        try play("at 0.1 tap 100,50", on: runtime, rig)                              // the button behind
+        #expect(scene.taps.isEmpty && rootTaps == 0 && dialog.isShown)
+        let centre = dialog.card.frame.origin + dialog.buttons[1].layer.position      // the card holds the buttons
+        try play("at 0.1 tap \(Int(centre.x)),\(Int(centre.y))", on: runtime, rig)
+        #expect(confirmed == 1 && dismissed == 1 && !dialog.isShown)
+        #expect(dialog.layer.superlayer == nil)                                     // gone once faded
+        try play("at 0.1 tap 100,50", on: runtime, rig)
+        #expect(scene.taps == ["Pay now"] && rootTaps == 1)
+    }
+
+    @Test("a dialog's background dismisses it only when asked to")
+    func dialogBackground() throws {
+        let (rig, runtime, scene) = try makeScene()
+        let context = scene.context
+        let dialog = Dialog(context: context, title: "Saved", actions: [])
+        dialog.card.shadowOpacity = 0
+        #expect(dialog.buttons.map(\.title) == ["OK"])
+        dialog.show()
+        try play("at 0.1 tap 20,20", on: runtime, rig)
+        #expect(dialog.isShown)
+        dialog.dismissesOnBackgroundTap = true
+        try play("at 0.1 tap 20,20", on: runtime, rig)
+        #expect(!dialog.isShown)
+    }
+
+    @Test("a dialog as drawn (checked by eye once, then frozen)")
+    func dialogGolden() throws {
+        let (rig, runtime, scene) = try makeScene()
+        let context = scene.context
+        let dialog = Dialog(context: context, title: "Cancel the order?", message: "The three items go back on the shelf and the payment is returned.",
+                            actions: [Dialog.Action("Keep", kind: .secondary), Dialog.Action("Cancel it")])
+        dialog.show()
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/dialog.png").path
+        let mismatch = try Golden.compare(rig.display.shadow, to: golden)
+        #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
     @Test("the controls as drawn (checked by eye once, then frozen)")
