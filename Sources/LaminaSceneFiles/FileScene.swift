@@ -52,6 +52,9 @@ public final class FileScene: ControllableScene {
     /// scene runs: their recognizers hold them weakly.
     private(set) var scrollViews: [String: ScrollView] = [:]
     private var unnamedScrollViews: [ScrollView] = []
+    /// The containers of layers with a `layout:`, outermost last (laid out again, inner
+    /// ones first, after states and bindings change sizes).
+    private var layouts: [any LayoutContainer] = []
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
     var gestureState = GestureState()
@@ -121,10 +124,51 @@ public final class FileScene: ControllableScene {
             textLayer.string = text.text { bindingValues[$0] }
         }
         let content = scroll?.contentLayer ?? layer
-        for sub in spec.sublayers { content.addSublayer(build(sub)) }
+        var built: [(Layer, LayerSpec)] = []
+        for sub in spec.sublayers {
+            let child = build(sub)
+            content.addSublayer(child)
+            built.append((child, sub))
+        }
+        if let layout = spec.layout { lay(out: content, with: layout, items: built) }
         if let scroll { configure(scroll, spec.setup) }
         if !spec.animations.isEmpty { animationsToStart.append((layer, spec.animations)) }
         return layer
+    }
+
+    /// Makes `container` a stack or a grid of `items` (already its sublayers), each as long as
+    /// its `layoutSize` says in a stack; a sublayer that is a layout itself is laid out again
+    /// for the size it gets.
+    private func lay(out container: Layer, with layout: LayoutSpec, items: [(Layer, LayerSpec)]) {
+        let nestedByLayer = Dictionary(layouts.map { (ObjectIdentifier($0.layer), $0) }, uniquingKeysWith: { a, _ in a })
+        switch layout {
+        case .stack(let axis, let spacing, let alignment, let distribution, let padding):
+            let stack = StackLayout(container: container, axis: axis, spacing: spacing, alignment: alignment,
+                                    distribution: distribution, padding: padding)
+            for (layer, spec) in items {
+                if let inner = nestedByLayer[ObjectIdentifier(layer)] {
+                    stack.add(inner, size: spec.layoutSize ?? .fit)
+                } else {
+                    stack.add(layer, size: spec.layoutSize ?? .fit)
+                }
+            }
+            layouts.append(stack)
+        case .grid(let columns, let spacing, let rowHeight, let fillsCells, let padding):
+            let grid = GridLayout(container: container, columns: columns, spacing: spacing, rowHeight: rowHeight,
+                                  fillsCells: fillsCells, padding: padding)
+            for (layer, _) in items { grid.add(layer) }
+            layouts.append(grid)
+        }
+    }
+
+    /// Lays every `layout:` out again, inner ones first: after a state or a binding changed
+    /// a size.
+    func layOutAgain() {
+        guard !layouts.isEmpty else { return }
+        Transaction.begin()
+        Transaction.disableActions = true
+        for layout in layouts { layout.layOut() }
+        Transaction.commit()
     }
 
     /// A `scroll` layer's settings, once its bounds and content are in: without a
@@ -214,6 +258,7 @@ public final class FileScene: ControllableScene {
         bindingValues[name] = value
         for (layer, keyPath) in propertyBindings[name] ?? [] { layer.setValue(resolve(.binding(name)), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
+        if propertyBindings[name] != nil { layOutAgain() }
     }
 
     // MARK: States
@@ -232,6 +277,7 @@ public final class FileScene: ControllableScene {
     private func apply(state: String?) {
         for (layer, keyPath, value) in targetValues(of: state) { layer.setValue(value, forKeyPath: keyPath) }
         currentState = state
+        layOutAgain()
     }
 
     /// Goes to `state` with the first transition that matches (from the current state, or

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaWidgets
 
 /// A scene file compiled and checked: everything `FileScene` needs to build and run it, with
 /// nothing left to fail but what depends on the running tree. Made by `SceneFileCompiler`;
@@ -78,6 +79,10 @@ struct LayerSpec {
     var sublayers: [LayerSpec]
     /// Animations started when the scene is built (loops).
     var animations: [(key: String, animation: AnimationSpec)]
+    /// How it places its sublayers (`layout:`), when it does.
+    var layout: LayoutSpec? = nil
+    /// Its length in its superlayer's stack (`layoutSize:`), when given.
+    var layoutSize: ItemSize? = nil
 
     var count: Int { sublayers.reduce(1) { $0 + $1.count } }
 
@@ -190,6 +195,13 @@ enum LayerSetup {
     case bounces(Bool)
     case decelerationRate(Double)
     case showsIndicators(Bool)
+}
+
+/// A layer's `layout:`: a stack or a grid of its sublayers (`StackLayout`, `GridLayout`).
+enum LayoutSpec {
+    case stack(axis: StackLayout.Axis, spacing: Double, alignment: StackLayout.Alignment,
+               distribution: StackLayout.Distribution, padding: Insets)
+    case grid(columns: Int, spacing: Size, rowHeight: Double?, fillsCells: Bool, padding: Insets)
 }
 
 /// Text with `{binding}` parts.

@@ -61,7 +61,7 @@ public protocol LayoutContainer: AnyObject {
 /// another (`add(_:size:)` with the inner stack), and it is laid out for the size it gets.
 public final class StackLayout: LayoutContainer {
     /// Along which axis the items follow one another.
-    public enum Axis: Hashable, Sendable {
+    public enum Axis: String, Hashable, Sendable {
         /// Left to right.
         case horizontal
         /// Top to bottom.
@@ -69,7 +69,7 @@ public final class StackLayout: LayoutContainer {
     }
 
     /// Where items sit across the axis.
-    public enum Alignment: Hashable, Sendable {
+    public enum Alignment: String, Hashable, Sendable {
         /// Top (in a row) or left (in a column).
         case start
         /// Centred.
@@ -81,7 +81,7 @@ public final class StackLayout: LayoutContainer {
     }
 
     /// Where the group goes along the axis when no item is flexible.
-    public enum Distribution: Hashable, Sendable {
+    public enum Distribution: String, Hashable, Sendable {
         /// From the start.
         case start
         /// Centred.
@@ -109,15 +109,23 @@ public final class StackLayout: LayoutContainer {
     private var nested: [ObjectIdentifier: any LayoutContainer] = [:]
 
     /// A stack `size` large.
-    public init(axis: Axis, size: Size = .zero, spacing: Double = 0, alignment: Alignment = .center,
+    public convenience init(axis: Axis, size: Size = .zero, spacing: Double = 0, alignment: Alignment = .center,
+                            distribution: Distribution = .start, padding: Insets = Insets()) {
+        self.init(container: Layer(), axis: axis, spacing: spacing, alignment: alignment, distribution: distribution,
+                  padding: padding)
+        LayoutGeometry.place(layer, size: size)
+    }
+
+    /// A stack laying out `container`, a layer that exists already (its size kept): add its
+    /// sublayers as items, in order, to have them placed.
+    public init(container: Layer, axis: Axis, spacing: Double = 0, alignment: Alignment = .center,
                 distribution: Distribution = .start, padding: Insets = Insets()) {
-        layer = Layer()
+        layer = container
         self.axis = axis
         self.spacing = spacing
         self.alignment = alignment
         self.distribution = distribution
         self.padding = padding
-        LayoutGeometry.place(layer, size: size)
     }
 
     /// The stack's size; setting it lays the items out again.
@@ -227,15 +235,23 @@ public final class GridLayout: LayoutContainer {
     public private(set) var items: [Layer] = []
 
     /// A grid of `columns` columns, `size` large.
-    public init(columns: Int, size: Size = .zero, spacing: Size = .zero, rowHeight: Double? = nil,
+    public convenience init(columns: Int, size: Size = .zero, spacing: Size = .zero, rowHeight: Double? = nil,
+                            fillsCells: Bool = true, padding: Insets = Insets()) {
+        self.init(container: Layer(), columns: columns, spacing: spacing, rowHeight: rowHeight, fillsCells: fillsCells,
+                  padding: padding)
+        LayoutGeometry.place(layer, size: size)
+    }
+
+    /// A grid laying out `container`, a layer that exists already (its size kept): add its
+    /// sublayers as items, in order, to have them placed.
+    public init(container: Layer, columns: Int, spacing: Size = .zero, rowHeight: Double? = nil,
                 fillsCells: Bool = true, padding: Insets = Insets()) {
-        layer = Layer()
+        layer = container
         self.columns = max(columns, 1)
         self.spacing = spacing
         self.rowHeight = rowHeight
         self.fillsCells = fillsCells
         self.padding = padding
-        LayoutGeometry.place(layer, size: size)
     }
 
     /// The grid's size; setting it lays the items out again.

@@ -113,6 +113,54 @@ struct SceneFileScrollTests {
         """
     }
 
+    @Test("layout: a stack of sublayers sized by layoutSize, a grid inside it, laid out again when a state resizes the stack")
+    func layout() throws {
+        let yaml = """
+            lamina: 1
+            layers:
+              - name: panel
+                bounds: [0, 0, 300, 200]
+                position: [150, 100]
+                layout: {stack: vertical, spacing: 10, alignment: fill, padding: 10}
+                sublayers:
+                  - {name: title, bounds: [0, 0, 50, 30]}
+                  - name: keys
+                    layoutSize: {flexible: 1}
+                    layout: {grid: 2, spacing: [10, 10], rowHeight: 40}
+                    sublayers:
+                      - {name: k1}
+                      - {name: k2}
+                      - {name: k3}
+                  - {name: ok, layoutSize: 50}
+            states:
+              tall:
+                panel: {bounds: [0, 0, 300, 300]}
+            """
+        let (_, runtime, scene) = try start(yaml)
+        func frame(_ name: String) -> Rect? { scene.layer(named: name)?.frame }
+        // Inner 280 x 180: title 30, ok 50, two gaps of 10: keys get 80.
+        #expect(frame("title") == Rect(x: 10, y: 10, width: 280, height: 30))
+        #expect(frame("keys") == Rect(x: 10, y: 50, width: 280, height: 80))
+        #expect(frame("ok") == Rect(x: 10, y: 140, width: 280, height: 50))
+        #expect(frame("k1") == Rect(x: 0, y: 0, width: 135, height: 40) && frame("k2") == Rect(x: 145, y: 0, width: 135, height: 40))
+        #expect(frame("k3") == Rect(x: 0, y: 50, width: 135, height: 40))
+        scene.go(toState: "tall")
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(frame("keys")?.height == 180 && frame("ok") == Rect(x: 10, y: 240, width: 280, height: 50))
+    }
+
+    @Test("layout errors: one of stack or grid, layoutSize only under a layout, and its forms")
+    func layoutErrors() {
+        func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
+        #expect(SceneFileFixture.error(layer("layout: {spacing: 4}"))?.contains("a layout is a `stack: vertical`") == true)
+        #expect(SceneFileFixture.error(layer("layout: {stack: diagonal}"))?.contains("'diagonal' is not one of vertical, horizontal") == true)
+        #expect(SceneFileFixture.error(layer("layout: {grid: 0}"))?.contains("not a whole number in 1…64") == true)
+        #expect(SceneFileFixture.error(layer("layout: {stack: vertical, padding: [1, 2, 3]}"))?.contains("[top, right, bottom, left]") == true)
+        #expect(SceneFileFixture.error(layer("sublayers: [{layoutSize: 10}]"))?.contains("layoutSize is for the sublayers of a layer with a `layout:`") == true)
+        #expect(SceneFileFixture.error(layer("layout: {stack: vertical}, sublayers: [{layoutSize: {flexible: 0}}]"))?.contains("outside") == true)
+        #expect(SceneFileFixture.error(layer("layout: {stack: vertical}, sublayers: [{layoutSize: wide}]")) != nil)
+    }
+
     @Test("a scroll layer's own keys are checked: sizes not negative, rates by name, and they belong to scroll alone")
     func checks() {
         func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
