@@ -45,7 +45,7 @@ final class ControlPort: LoopSource {
         server = nil
     }
 
-    /// Sends an event (`state`, `gesture`, `display`, `scene`) to the clients subscribed to it.
+    /// Sends an event (`state`, `gesture`, `control`, `display`, `scene`) to the clients subscribed to it.
     func publish(_ kind: String, _ fields: [String: ControlValue]) {
         server?.publish(kind, fields)
     }
@@ -93,7 +93,7 @@ final class ControlPort: LoopSource {
     /// How old a `stats` reply may be, in seconds.
     static let statsInterval = 0.1
 
-    static let eventKinds: Set<String> = ["state", "gesture", "display", "scene", "all"]
+    static let eventKinds: Set<String> = ["state", "gesture", "control", "display", "scene", "all"]
 
     private func failure(_ reason: String) -> ControlValue {
         .object(["ok": .bool(false), "error": .string(reason)])

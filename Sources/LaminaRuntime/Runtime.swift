@@ -484,7 +484,7 @@ public final class Runtime {
         tree.setNeedsCommit()
     }
 
-    /// Sends an event (`state`, `gesture`, `display`, `scene`) to whoever listens (the
+    /// Sends an event (`state`, `gesture`, `control`, `display`, `scene`) to whoever listens (the
     /// control socket's subscribed clients).
     func publish(_ kind: String, _ fields: [String: ControlValue]) {
         hooks.onPublish?(kind, fields)

@@ -2,6 +2,15 @@ extension FileScene {
     /// Puts the recognizer `gesture` describes on its layer.
     func attach(_ gesture: GestureSpec) {
         guard let layer = layers[gesture.layer] else { return }
+        if case .tap(1) = gesture.recognizer, let button = buttons[gesture.layer] {
+            // A button's tap is its own (pressed look, slop, cancelled by a scroll), then the action.
+            let published = button.onTap
+            button.onTap = { [unowned self] b in
+                published?(b)
+                self.perform(gesture.action, gesture, publishing: false)
+            }
+            return
+        }
         switch gesture.recognizer {
         case .tap(let count):
             let tap = TapGestureRecognizer { [unowned self] tap in
@@ -36,8 +45,8 @@ extension FileScene {
         }
     }
 
-    private func perform(_ action: GestureAction?, _ gesture: GestureSpec) {
-        context.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)])
+    private func perform(_ action: GestureAction?, _ gesture: GestureSpec, publishing: Bool = true) {
+        if publishing { context.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)]) }
         switch action {
         case .goTo(let state)?: go(toState: state)
         case .toggle(let a, let b)?: go(toState: currentState == a ? b : a)

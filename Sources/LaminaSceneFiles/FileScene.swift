@@ -55,6 +55,12 @@ public final class FileScene: ControllableScene {
     /// The containers of layers with a `layout:`, outermost last (laid out again, inner
     /// ones first, after states and bindings change sizes).
     private var layouts: [any LayoutContainer] = []
+    /// The controls of the file's control layers (`button`, `toggle`, `slider`, `progress`),
+    /// by layer name when named; kept while the scene runs.
+    private(set) var buttons: [String: Button] = [:]
+    private var controls: [AnyObject] = []
+    /// What shows each number binding a control follows (a slider's thumb, a progress's fill).
+    private var controlBindings: [String: [(Double) -> Void]] = [:]
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
     var gestureState = GestureState()
@@ -108,14 +114,15 @@ public final class FileScene: ControllableScene {
 
     private func build(_ spec: LayerSpec) -> Layer {
         let scroll = spec.kind == .scroll ? ScrollView(context: context, size: .zero) : nil
-        let layer = scroll?.layer ?? spec.kind.makeLayer()
+        let control = spec.kind.isControl ? makeControl(spec) : nil
+        let layer = scroll?.layer ?? control ?? spec.kind.makeLayer()
         layer.name = spec.name
         if let name = spec.name { layers[name] = layer }
         if let scroll {
             if let name = spec.name { scrollViews[name] = scroll } else { unnamedScrollViews.append(scroll) }
         }
         for setup in spec.setup { apply(setup, to: layer) }
-        for (keyPath, value) in spec.properties {
+        for (keyPath, value) in spec.properties where control == nil || keyPath != "bounds" {   // a control's size is its own
             if case .binding(let name) = value { propertyBindings[name, default: []].append((layer, keyPath)) }
             layer.setValue(resolve(value), forKeyPath: keyPath)
         }
@@ -134,6 +141,76 @@ public final class FileScene: ControllableScene {
         if let scroll { configure(scroll, spec.setup) }
         if !spec.animations.isEmpty { animationsToStart.append((layer, spec.animations)) }
         return layer
+    }
+
+    /// The control a control layer is, made at the size its `bounds` gives (or its own), its
+    /// settings applied and its number binding followed both ways; returns its layer.
+    private func makeControl(_ spec: LayerSpec) -> Layer {
+        var size: Size?
+        for case let (keyPath, .literal(.rect(r))) in spec.properties where keyPath == "bounds" { size = r.size }
+        var binding: String?, enabled = true
+        var title = "", buttonKind = Button.Kind.primary, progressStyle = ProgressView.Style.bar
+        var on = false, range = 0.0...1.0, step: Double?, indeterminate = false
+        for entry in spec.setup {
+            switch entry {
+            case .controlBinding(let name): binding = name
+            case .enabled(let e): enabled = e
+            case .title(let t): title = t
+            case .buttonStyle(let k): buttonKind = k
+            case .progressStyle(let s): progressStyle = s
+            case .on(let o): on = o
+            case .range(let r): range = r
+            case .step(let s): step = s
+            case .indeterminate(let i): indeterminate = i
+            default: break
+            }
+        }
+        let name = spec.name ?? ""
+        let bound: Double? = binding.flatMap { if case .number(let v)? = bindingValues[$0] { v } else { nil } }
+        func publish(_ event: String, _ value: Double? = nil) {
+            var fields: [String: ControlValue] = ["layer": .string(name), "action": .string(event)]
+            if let value { fields["value"] = .number(value) }
+            context.publish("control", fields)
+        }
+        func set(_ value: Double) {
+            guard let binding else { return }
+            try? setBinding(binding, to: .number(value))
+        }
+        switch spec.kind {
+        case .button:
+            let button = Button(context: context, title: title, size: size, kind: buttonKind)
+            button.isEnabled = enabled
+            button.onTap = { _ in publish("tap") }
+            if let n = spec.name { buttons[n] = button }
+            controls.append(button)
+            return button.layer
+        case .toggle:
+            let toggle = Toggle(context: context, isOn: bound.map { $0 != 0 } ?? on)
+            toggle.isEnabled = enabled
+            toggle.onChange = { t in
+                set(t.isOn ? 1 : 0)
+                publish("change", t.isOn ? 1 : 0)
+            }
+            if let binding { controlBindings[binding, default: []].append { [weak toggle] v in toggle?.setOn(v != 0, animated: true) } }
+            controls.append(toggle)
+            return toggle.layer
+        case .slider:
+            let slider = Slider(context: context, width: size?.width ?? 300, range: range, value: bound, step: step)
+            slider.isEnabled = enabled
+            slider.onChange = { s in
+                set(s.value)
+                publish("change", s.value)
+            }
+            if let binding { controlBindings[binding, default: []].append { [weak slider] v in if slider?.isTracking == false { slider?.value = v } } }
+            controls.append(slider)
+            return slider.layer
+        default:
+            let progress = ProgressView(style: progressStyle, size: size ?? Size(width: 300, height: 12), progress: bound ?? 0)
+            progress.isIndeterminate = indeterminate
+            if let binding { controlBindings[binding, default: []].append { [weak progress] v in progress?.progress = v } }
+            controls.append(progress)
+            return progress.layer
+        }
     }
 
     /// Makes `container` a stack or a grid of `items` (already its sublayers), each as long as
@@ -208,6 +285,8 @@ public final class FileScene: ControllableScene {
         case .contents(let image): layer.contents = image
         case .contentsGravity(let gravity): layer.contentsGravity = gravity
         case .contentSize, .paging, .bounces, .decelerationRate, .showsIndicators: break   // `configure(_:_:)`
+        case .title, .buttonStyle, .progressStyle, .enabled, .on, .range, .step, .indeterminate, .controlBinding:
+            break                                                                        // `makeControl(_:)`
         }
     }
 
@@ -258,6 +337,7 @@ public final class FileScene: ControllableScene {
         bindingValues[name] = value
         for (layer, keyPath) in propertyBindings[name] ?? [] { layer.setValue(resolve(.binding(name)), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
+        if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }
         if propertyBindings[name] != nil { layOutAgain() }
     }
 

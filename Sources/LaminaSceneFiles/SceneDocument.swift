@@ -63,7 +63,10 @@ enum ValueSpec {
 /// One layer to build.
 struct LayerSpec {
     enum Kind: String, CaseIterable {
-        case layer, shape, text, gradient, replicator, transform, scroll
+        case layer, shape, text, gradient, replicator, transform, scroll, button, toggle, slider, progress
+
+        /// The kinds that are controls (`LaminaWidgets`): their `bounds` gives the control's size.
+        var isControl: Bool { [.button, .toggle, .slider, .progress].contains(self) }
     }
 
     var kind: Kind
@@ -139,8 +142,8 @@ struct SceneCost {
     }
 
     private mutating func add(_ layer: LayerSpec, copies: Int) {
-        // A scroll layer also draws its content layer and two indicators.
-        drawnLayers = Self.sum(drawnLayers, Self.product(copies, layer.kind == .scroll ? 4 : 1))
+        // A scroll layer also draws its content layer and two indicators; a control, its parts.
+        drawnLayers = Self.sum(drawnLayers, Self.product(copies, layer.kind == .scroll || layer.kind.isControl ? 4 : 1))
         if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
         for case .path(let path) in layer.setup {
             pathPoints = Self.sum(pathPoints, Self.product(copies, min(path.flattenedPointCount(), Path.maximumFlattenedPoints)))
@@ -195,6 +198,19 @@ enum LayerSetup {
     case bounces(Bool)
     case decelerationRate(Double)
     case showsIndicators(Bool)
+    /// A button's label.
+    case title(String)
+    case buttonStyle(Button.Kind)
+    case progressStyle(ProgressView.Style)
+    case enabled(Bool)
+    /// A toggle's starting side.
+    case on(Bool)
+    /// A slider's range and step.
+    case range(ClosedRange<Double>)
+    case step(Double)
+    case indeterminate(Bool)
+    /// The number binding a toggle, slider or progress shows and sets.
+    case controlBinding(String)
 }
 
 /// A layer's `layout:`: a stack or a grid of its sublayers (`StackLayout`, `GridLayout`).

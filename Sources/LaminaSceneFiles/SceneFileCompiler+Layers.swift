@@ -12,6 +12,7 @@ extension LayerSpec.Kind {
         case .replicator: return ReplicatorLayer()
         case .transform: return TransformLayer()
         case .scroll: return Layer()               // the viewport; `FileScene` makes it a `ScrollView`'s
+        case .button, .toggle, .slider, .progress: return Layer()   // `FileScene` makes the control
         }
     }
 
@@ -23,7 +24,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer.self
         case .replicator: return ReplicatorLayer.self
         case .transform: return TransformLayer.self
-        case .scroll: return Layer.self
+        case .scroll, .button, .toggle, .slider, .progress: return Layer.self
         }
     }
 
@@ -37,6 +38,10 @@ extension LayerSpec.Kind {
         case .gradient: return common + ["colors", "locations", "type"]
         case .replicator: return common + ["instanceCount"]
         case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
+        case .button: return ["title", "style", "enabled"]
+        case .toggle: return ["on", "enabled", "binding"]
+        case .slider: return ["range", "step", "enabled", "binding"]
+        case .progress: return ["style", "indeterminate", "binding"]
         }
     }
 }
@@ -316,6 +321,24 @@ extension SceneFileCompiler {
             guard case .size(let size) = try values.value(node, path, like: .size(.zero)) else { preconditionFailure("a size reads as a size") }
             guard size.width >= 0, size.height >= 0 else { throw SceneFields.error(file, node, path, "a content size is not negative") }
             return .contentSize(size)
+        case "title": return .title(try values.string(node, path, maxLength: 256))
+        case "style" where kind == .button: return .buttonStyle(try values.choice(node, path, [Button.Kind.primary, .secondary, .plain]))
+        case "style": return .progressStyle(try values.choice(node, path, [ProgressView.Style.bar, .ring]))
+        case "enabled": return .enabled(try values.bool(node, path))
+        case "on": return .on(try values.bool(node, path))
+        case "indeterminate": return .indeterminate(try values.bool(node, path))
+        case "range":
+            let r = try values.numbers(node, path, count: 2...2, what: "[minimum, maximum]")
+            guard r[0] < r[1] else { throw SceneFields.error(file, node, path, "a range rises: [minimum, maximum]") }
+            return .range(r[0]...r[1])
+        case "step": return .step(try values.number(node, path, in: 1e-9...SceneValueReader.numberLimit))
+        case "binding":
+            let name = try values.string(node, path, maxLength: Limits.nameBytes)
+            guard case .number? = bindings[name] else {
+                throw SceneFields.error(file, node, path, bindings[name] == nil ? "no binding is named '\(Escaped(name))'"
+                                                                                : "binding '\(Escaped(name))' is not a number")
+            }
+            return .controlBinding(name)
         case "paging": return .paging(try values.bool(node, path))
         case "bounces": return .bounces(try values.bool(node, path))
         case "indicators": return .showsIndicators(try values.bool(node, path))

@@ -33,6 +33,10 @@ public enum SceneFileFormat {
         case wholeNumber(ClosedRange<Int>)
         /// A PNG's path relative to the scene file.
         case image
+        /// The name of a number binding the file declares (a control's `binding`).
+        case bindingName
+        /// `[minimum, maximum]`, rising.
+        case range
     }
 
     /// Layer kinds, as `kind:` writes them.
@@ -89,6 +93,13 @@ public enum SceneFileFormat {
         case "contentSize": return .size
         case "paging", "bounces", "indicators": return .boolean
         case "decelerationRate": return .choice(["normal", "fast"])
+        case "title": return .text
+        case "style" where kind == "button": return .choice(["primary", "secondary", "plain"])
+        case "style": return .choice(["bar", "ring"])
+        case "enabled", "on", "indeterminate": return .boolean
+        case "range": return .range
+        case "step": return .number
+        case "binding": return .bindingName
         default: return nil
         }
     }

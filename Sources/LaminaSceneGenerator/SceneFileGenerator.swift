@@ -226,6 +226,8 @@ public struct SceneFileGenerator {
         case .colours: return list((0..<(bad(10) ? 65 : choices.pick([1, 2, 3]))).map { _ in colour() })
         case .wholeNumber(let range): return scalar("\(bad(20) ? range.upperBound + 1 : choices.pick([range.lowerBound, range.upperBound, 3]))")
         case .image: return scalar(hostile ? choices.pick(Self.imageNames) : "small.png")
+        case .bindingName: return scalar(bad(20) ? choices.pick(["b2", "nobody"]) : "b0")
+        case .range: return bad(20) ? list([number(), number()]) : list([scalar("0"), scalar(choices.pick(["1", "100"]))])
         }
     }
 

@@ -87,7 +87,7 @@ public struct ControlClient {
             guard let level = Double(args[0]) else { throw ControlClientError(reason: "a brightness is a number from 0 to 1") }
             return ["command": .string("set-brightness"), "level": .number(level)]
         case "subscribe":
-            guard !args.isEmpty else { throw ControlClientError(reason: "usage: lamina ctl subscribe EVENT… (state, gesture, display, scene, all)") }
+            guard !args.isEmpty else { throw ControlClientError(reason: "usage: lamina ctl subscribe EVENT… (state, gesture, control, display, scene, all)") }
             return ["command": .string("subscribe"), "events": .array(args.map(ControlValue.string))]
         case "raw":
             try arity(1, "raw JSON")

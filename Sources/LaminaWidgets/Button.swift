@@ -14,7 +14,7 @@ import LaminaRuntime
 /// button shows at `Theme.disabledOpacity` and ignores touches.
 public final class Button {
     /// How the face is filled.
-    public enum Kind: Sendable {
+    public enum Kind: String, Sendable {
         /// The accent colour, for the action a screen is for.
         case primary
         /// A raised surface, for the others.

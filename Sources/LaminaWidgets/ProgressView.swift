@@ -12,7 +12,7 @@ import LaminaRaster
 /// determinate, when the wait is over.
 public final class ProgressView {
     /// The two shapes.
-    public enum Style: Sendable {
+    public enum Style: String, Sendable {
         /// A rounded bar filling from the left.
         case bar
         /// A ring filling clockwise from the top.

@@ -13,7 +13,7 @@ struct ControlCommand: ParsableCommand {
         discussion: """
             Commands: version, stats, bindings, set NAME VALUE, state NAME, scene NAME|FILE.yaml, \
             reload, screenshot [FILE.png], blank, unblank, brightness LEVEL, subscribe EVENT… \
-            (state, gesture, display, scene, all), raw JSON. Exit status 0 when the daemon \
+            (state, gesture, control, display, scene, all), raw JSON. Exit status 0 when the daemon \
             did it, 1 when it refused (the reason on standard error), 69 when it cannot be reached.
             """)
 

@@ -149,6 +149,57 @@ struct SceneFileScrollTests {
         #expect(frame("keys")?.height == 180 && frame("ok") == Rect(x: 10, y: 240, width: 280, height: 50))
     }
 
+    @Test("controls in a file: a button's tap gesture acts and is published; a toggle and a slider set their number bindings, which move what is bound and a progress bar")
+    func controls() throws {
+        let yaml = """
+            lamina: 1
+            bindings:
+              light: {number: 0}
+              level: {number: 0.25}
+            layers:
+              - {name: pay, kind: button, title: Pay, position: [100, 50]}
+              - {name: lamp, kind: toggle, binding: light, position: [300, 50]}
+              - {name: volume, kind: slider, binding: level, bounds: [0, 0, 200, 48], position: [200, 150], step: 0.25}
+              - {name: bar, kind: progress, binding: level, bounds: [0, 0, 200, 10], position: [200, 220]}
+              - {name: box, bounds: [0, 0, 20, 20], position: [20, 280], opacity: $light}
+            states:
+              paid:
+                box: {position: [380, 280]}
+            gestures:
+              - {tap: pay, goTo: paid}
+            """
+        let (rig, runtime, scene) = try start(yaml)
+        var events: [String] = []
+        runtime.onPublish = { kind, fields in
+            guard kind == "control" || kind == "gesture" else { return }
+            events.append("\(kind) \(fields["layer"].map { "\($0)" } ?? "") \(fields["action"].map { "\($0)" } ?? "")")
+        }
+        let pay = try #require(scene.buttons["pay"])
+        #expect(pay.title == "Pay" && pay.layer.position == Point(x: 100, y: 50))
+        let bar = try #require(scene.layer(named: "bar"))
+        #expect(bar.bounds.size == Size(width: 200, height: 10))
+        func play(_ script: String) throws {
+            runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: script), start: rig.clock.now))
+            #expect(runtime.run(untilSettled: true) == .settled)
+        }
+        try play("at 0.1 tap 100,50")
+        #expect(scene.currentState == "paid")
+        try play("at 0.1 tap 300,50")
+        #expect(scene.layer(named: "box")?.opacity == 1)                          // light = 1
+        // The slider's track: 200 wide less the thumb, from x 100 + 16.
+        let start = 100 + Slider.thumbDiameter / 2, length = 200 - Slider.thumbDiameter
+        try play("at 0.1 tap \(Int(start + length * 0.8)),150")                    // 0.8 → 0.75 on a 0.25 step
+        guard case .number(let level)? = scene.bindingValues["level"] else { Issue.record("no level"); return }
+        #expect(level == 0.75)
+        let fill = try #require(bar.sublayers.first?.sublayers.first)              // the bar's fill follows the binding
+        #expect(fill.bounds.width == 150)
+        try scene.setBinding("level", to: .number(0.5))                             // from the socket: the thumb follows
+        let slider = try #require(scene.layer(named: "volume"))
+        #expect(slider.sublayers.last.map { abs($0.position.x - (Slider.thumbDiameter / 2 + length * 0.5)) < 1e-9 } == true)
+        #expect(events.contains("control \"pay\" \"tap\"") && events.contains("control \"lamp\" \"change\"")
+                && events.contains("control \"volume\" \"change\""), "\(events)")
+    }
+
     @Test("layout errors: one of stack or grid, layoutSize only under a layout, and its forms")
     func layoutErrors() {
         func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
