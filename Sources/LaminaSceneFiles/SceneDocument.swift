@@ -216,8 +216,8 @@ enum LayerSetup {
 /// A layer's `layout:`: a stack or a grid of its sublayers (`StackLayout`, `GridLayout`).
 enum LayoutSpec {
     case stack(axis: StackLayout.Axis, spacing: Double, alignment: StackLayout.Alignment,
-               distribution: StackLayout.Distribution, padding: Insets)
-    case grid(columns: Int, spacing: Size, rowHeight: Double?, fillsCells: Bool, padding: Insets)
+               distribution: StackLayout.Distribution, padding: EdgeInsets)
+    case grid(columns: Int, spacing: Size, rowHeight: Double?, fillsCells: Bool, padding: EdgeInsets)
 }
 
 /// Text with `{binding}` parts.

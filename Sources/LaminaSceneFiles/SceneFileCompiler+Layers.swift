@@ -163,20 +163,20 @@ extension SceneFileCompiler {
         func number(_ key: String) throws(ConfigError) -> Double? {
             try fields.take(key).map { n throws(ConfigError) in try values.number(n, fields.path(key), in: 0...SceneValueReader.numberLimit) }
         }
-        let padding: Insets
+        let padding: EdgeInsets
         if let n = fields.take("padding") {
             if n.items == nil {
-                padding = Insets(all: try values.number(n, fields.path("padding"), in: 0...SceneValueReader.numberLimit))
+                padding = EdgeInsets(all: try values.number(n, fields.path("padding"), in: 0...SceneValueReader.numberLimit))
             } else {
                 let p = try values.numbers(n, fields.path("padding"), count: 2...4, what: "[vertical, horizontal] or [top, right, bottom, left]")
                 guard p.allSatisfy({ $0 >= 0 }), p.count != 3 else {
                     throw fields.error(n, "padding", "padding is not negative, written [vertical, horizontal] or [top, right, bottom, left]")
                 }
-                padding = p.count == 2 ? Insets(top: p[0], left: p[1], bottom: p[0], right: p[1])
-                                       : Insets(top: p[0], left: p[3], bottom: p[2], right: p[1])
+                padding = p.count == 2 ? EdgeInsets(top: p[0], left: p[1], bottom: p[0], right: p[1])
+                                       : EdgeInsets(top: p[0], left: p[3], bottom: p[2], right: p[1])
             }
         } else {
-            padding = Insets()
+            padding = EdgeInsets.zero
         }
         if let stack = fields.take("stack") {
             let axis = try values.choice(stack, fields.path("stack"), [StackLayout.Axis.vertical, .horizontal])

@@ -1,37 +1,6 @@
 import LaminaGeometry
 import LaminaLayers
 
-/// Room kept inside a container's edges, in pixels.
-public struct Insets: Hashable, Sendable {
-    /// Above the content.
-    public var top: Double
-    /// Left of it.
-    public var left: Double
-    /// Below it.
-    public var bottom: Double
-    /// Right of it.
-    public var right: Double
-
-    /// Each edge its own.
-    public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
-    }
-
-    /// The same on every edge.
-    public init(all: Double) {
-        self.init(top: all, left: all, bottom: all, right: all)
-    }
-
-    /// `rect` with the insets taken off (never narrower than nothing).
-    public func inset(_ rect: Rect) -> Rect {
-        Rect(x: rect.minX + left, y: rect.minY + top, width: max(rect.width - left - right, 0),
-             height: max(rect.height - top - bottom, 0))
-    }
-}
-
 /// How long an item of a stack is along the stack's axis.
 public enum ItemSize: Hashable, Sendable {
     /// As long as the item is (its bounds' size when added, or as set since).
@@ -48,6 +17,17 @@ public protocol LayoutContainer: AnyObject {
     var layer: Layer { get }
     /// Places the items for the layer's current bounds.
     func layOut()
+}
+
+extension LayoutContainer {
+    /// The container's size; setting it lays the items out again.
+    public var size: Size {
+        get { layer.bounds.size }
+        set {
+            LayoutGeometry.place(layer, size: newValue)
+            layOut()
+        }
+    }
 }
 
 /// Items in a row or a column (`UIStackView`, SwiftUI's stacks, CSS flexbox's simple case):
@@ -103,14 +83,14 @@ public final class StackLayout: LayoutContainer {
     /// Where the group goes when nothing is flexible.
     public var distribution: Distribution { didSet { layOut() } }
     /// Room inside the stack's edges.
-    public var padding: Insets { didSet { layOut() } }
+    public var padding: EdgeInsets { didSet { layOut() } }
     /// The items, in order, with their lengths along the axis.
     public private(set) var items: [(layer: Layer, size: ItemSize)] = []
     private var nested: [ObjectIdentifier: any LayoutContainer] = [:]
 
     /// A stack `size` large.
     public convenience init(axis: Axis, size: Size = .zero, spacing: Double = 0, alignment: Alignment = .center,
-                            distribution: Distribution = .start, padding: Insets = Insets()) {
+                            distribution: Distribution = .start, padding: EdgeInsets = .zero) {
         self.init(container: Layer(), axis: axis, spacing: spacing, alignment: alignment, distribution: distribution,
                   padding: padding)
         LayoutGeometry.place(layer, size: size)
@@ -119,22 +99,13 @@ public final class StackLayout: LayoutContainer {
     /// A stack laying out `container`, a layer that exists already (its size kept): add its
     /// sublayers as items, in order, to have them placed.
     public init(container: Layer, axis: Axis, spacing: Double = 0, alignment: Alignment = .center,
-                distribution: Distribution = .start, padding: Insets = Insets()) {
+                distribution: Distribution = .start, padding: EdgeInsets = .zero) {
         layer = container
         self.axis = axis
         self.spacing = spacing
         self.alignment = alignment
         self.distribution = distribution
         self.padding = padding
-    }
-
-    /// The stack's size; setting it lays the items out again.
-    public var size: Size {
-        get { layer.bounds.size }
-        set {
-            LayoutGeometry.place(layer, size: newValue)
-            layOut()
-        }
     }
 
     /// Adds `item` at the end, `size` long along the axis.
@@ -161,7 +132,7 @@ public final class StackLayout: LayoutContainer {
 
     /// Places every item for the stack's current size.
     public func layOut() {
-        let inner = padding.inset(layer.bounds)
+        let inner = LayoutGeometry.inner(layer.bounds, padding)
         let horizontal = axis == .horizontal
         let available = horizontal ? inner.width : inner.height
         let cross = horizontal ? inner.height : inner.width
@@ -230,13 +201,13 @@ public final class GridLayout: LayoutContainer {
     /// Whether items are stretched to their cells (true) or centred in them at their size.
     public var fillsCells: Bool { didSet { layOut() } }
     /// Room inside the grid's edges.
-    public var padding: Insets { didSet { layOut() } }
+    public var padding: EdgeInsets { didSet { layOut() } }
     /// The items, in order.
     public private(set) var items: [Layer] = []
 
     /// A grid of `columns` columns, `size` large.
     public convenience init(columns: Int, size: Size = .zero, spacing: Size = .zero, rowHeight: Double? = nil,
-                            fillsCells: Bool = true, padding: Insets = Insets()) {
+                            fillsCells: Bool = true, padding: EdgeInsets = .zero) {
         self.init(container: Layer(), columns: columns, spacing: spacing, rowHeight: rowHeight, fillsCells: fillsCells,
                   padding: padding)
         LayoutGeometry.place(layer, size: size)
@@ -245,22 +216,13 @@ public final class GridLayout: LayoutContainer {
     /// A grid laying out `container`, a layer that exists already (its size kept): add its
     /// sublayers as items, in order, to have them placed.
     public init(container: Layer, columns: Int, spacing: Size = .zero, rowHeight: Double? = nil,
-                fillsCells: Bool = true, padding: Insets = Insets()) {
+                fillsCells: Bool = true, padding: EdgeInsets = .zero) {
         layer = container
         self.columns = max(columns, 1)
         self.spacing = spacing
         self.rowHeight = rowHeight
         self.fillsCells = fillsCells
         self.padding = padding
-    }
-
-    /// The grid's size; setting it lays the items out again.
-    public var size: Size {
-        get { layer.bounds.size }
-        set {
-            LayoutGeometry.place(layer, size: newValue)
-            layOut()
-        }
     }
 
     /// Adds `item` in the next cell.
@@ -272,7 +234,7 @@ public final class GridLayout: LayoutContainer {
 
     /// Places every item for the grid's current size.
     public func layOut() {
-        let inner = padding.inset(layer.bounds)
+        let inner = LayoutGeometry.inner(layer.bounds, padding)
         let n = max(columns, 1)
         let width = max((inner.width - spacing.width * Double(n - 1)) / Double(n), 0)
         var y = inner.minY
@@ -298,6 +260,12 @@ public final class GridLayout: LayoutContainer {
 
 /// Setting frames without implicit animations.
 enum LayoutGeometry {
+    /// `bounds` less `padding`, never narrower than nothing.
+    static func inner(_ bounds: Rect, _ padding: EdgeInsets) -> Rect {
+        let r = bounds.inset(by: padding)
+        return Rect(x: r.minX, y: r.minY, width: max(r.width, 0), height: max(r.height, 0))
+    }
+
     static func withoutActions(_ body: () -> Void) {
         Transaction.begin()
         Transaction.disableActions = true

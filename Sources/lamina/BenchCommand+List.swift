@@ -15,13 +15,8 @@ extension BenchCommand {
     func runList() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be more than 0 and at most 3600") }
         guard (1...ListView.maximumRows).contains(rows) else { throw ValidationError("--rows must be 1…\(ListView.maximumRows)") }
-        var logger = Logger(label: "lamina-bench")
-        logger.logLevel = .error
-        let clock: MonotonicClock = self.clock == "virtual" ? VirtualClock() : SystemClock()
-        let display = try Display(device: DummyKMSDevice(clock: clock), clock: clock)
+        let (runtime, display, clock) = try dummyRuntime()
         defer { display.close() }
-        let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
-        runtime.timingClock = SystemClock()
         let rows = self.rows
         let scene = try runtime.install(BenchList.self, settings: BenchList.Settings(rows: rows))
 

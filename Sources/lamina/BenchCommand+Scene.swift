@@ -7,19 +7,26 @@ import LaminaScenes
 import Logging
 
 extension BenchCommand {
+    /// A runtime on a 1920x1080 dummy display at 60 Hz on the `--clock` chosen (real time, or
+    /// virtual: frames back to back), each frame timed on the system clock.
+    func dummyRuntime() throws -> (Runtime, Display, MonotonicClock) {
+        var logger = Logger(label: "lamina-bench")
+        logger.logLevel = .error
+        let clock: MonotonicClock = self.clock == "virtual" ? VirtualClock() : SystemClock()
+        let display = try Display(device: DummyKMSDevice(clock: clock), clock: clock)
+        let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
+        runtime.timingClock = SystemClock()
+        return (runtime, display, clock)
+    }
+
     /// A scene, built-in or a scene file, running on a 1920x1080 dummy display at 60 Hz as the
     /// daemon runs it: after a second of warm-up, the CPU the process uses per second of
     /// the scene's motion (percent of one core) and each frame's cost split into its steps
     /// (`FrameCost`).
     func runScene(_ scene: String) throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be more than 0 and at most 3600") }
-        var logger = Logger(label: "lamina-bench")
-        logger.logLevel = .error
-        let clock: MonotonicClock = self.clock == "virtual" ? VirtualClock() : SystemClock()
-        let display = try Display(device: DummyKMSDevice(clock: clock), clock: clock)
+        let (runtime, display, clock) = try dummyRuntime()
         defer { display.close() }
-        let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
-        runtime.timingClock = SystemClock()
         if scene.hasSuffix(".yaml") || scene.hasSuffix(".yml") || scene.contains("/") {
             try SceneFiles.install(SceneFiles.load(path: scene), in: runtime)
         } else {

@@ -15,7 +15,7 @@ struct LayoutTests {
     @Test("a column: fitting and fixed items keep their length, flexible ones share the rest 1:2, padding and spacing kept")
     func column() {
         let stack = StackLayout(axis: .vertical, size: Size(width: 400, height: 300), spacing: 5, alignment: .fill,
-                                padding: Insets(all: 10))
+                                padding: EdgeInsets(all: 10))
         let a = box(100, 50), b = box(10, 10), c = box(10, 10), d = box(10, 10)
         stack.add(a)
         stack.add(b, size: .flexible(1))
@@ -67,7 +67,7 @@ struct LayoutTests {
     @Test("a grid: equal columns with spacing, rows as tall as their tallest item or a fixed height, cells filled or centred")
     func grid() {
         let grid = GridLayout(columns: 3, size: Size(width: 320, height: 400), spacing: Size(width: 10, height: 20),
-                              padding: Insets(all: 10))
+                              padding: EdgeInsets(all: 10))
         let items = (0..<5).map { box(20, $0 == 1 ? 80 : 40) }
         for item in items { grid.add(item) }
         // Inner width 300: three columns of (300 − 20) / 3.
@@ -77,7 +77,7 @@ struct LayoutTests {
         #expect(items[3].frame.minY == 10 + 80 + 20 && items[3].frame.height == 40)
         // Not filling: items keep their own size, centred in cells of a fixed row height.
         let centred = GridLayout(columns: 3, size: Size(width: 320, height: 400), spacing: Size(width: 10, height: 20),
-                                 rowHeight: 50, fillsCells: false, padding: Insets(all: 10))
+                                 rowHeight: 50, fillsCells: false, padding: EdgeInsets(all: 10))
         let small = (0..<5).map { _ in box(20, 40) }
         for item in small { centred.add(item) }
         #expect(small[4].frame.size == Size(width: 20, height: 40))
