@@ -14,6 +14,7 @@ final class ControlsScene: Scene {
     let primary: Button, secondary: Button, plain: Button, disabled: Button, small: Button
     let toggle: Toggle, slider: Slider, stepped: Slider
     let bar: ProgressView, ring: ProgressView, spinner: ProgressView
+    let name: TextBox
     var taps: [String] = []
     var toggles: [Bool] = []
     var values: [Double] = []
@@ -33,13 +34,14 @@ final class ControlsScene: Scene {
         bar = ProgressView(style: .bar, size: Size(width: 300, height: 12), progress: 0.6)
         ring = ProgressView(style: .ring, size: Size(width: 64, height: 64), progress: 0.6)
         spinner = ProgressView(style: .ring, size: Size(width: 64, height: 64))
+        name = TextBox(context: context, width: 300, placeholder: "Your name")
         disabled.isEnabled = false
         for (control, point) in [(primary.layer, Point(x: 100, y: 50)), (secondary.layer, Point(x: 260, y: 50)),
                                  (plain.layer, Point(x: 390, y: 50)), (disabled.layer, Point(x: 510, y: 50)),
                                  (small.layer, Point(x: 600, y: 50)), (toggle.layer, Point(x: 80, y: 150)),
                                  (slider.layer, Point(x: 320, y: 150)), (stepped.layer, Point(x: 320, y: 230)),
                                  (bar.layer, Point(x: 320, y: 310)), (ring.layer, Point(x: 100, y: 400)),
-                                 (spinner.layer, Point(x: 540, y: 400))] {
+                                 (spinner.layer, Point(x: 540, y: 400)), (name.layer, Point(x: 320, y: 400))] {
             control.position = point
             context.rootLayer.addSublayer(control)
         }
@@ -144,6 +146,20 @@ struct ControlTests {
         #expect(runtime.run(exitAfter: 5, untilSettled: true) == .timeLimit)       // keeps animating
         scene.spinner.isIndeterminate = false
         #expect(runtime.run(untilSettled: true) == .settled)
+    }
+
+    @Test("a text box: a tap in its padding focuses the field, the border takes the accent, the placeholder shows while empty")
+    func textBox() throws {
+        let (rig, runtime, scene) = try makeScene()
+        #expect(scene.name.layer.bounds.size == Size(width: 300, height: Theme.dark.controlHeight))
+        #expect(!scene.name.field.placeholderLabel.isHidden && scene.name.field.text.isEmpty)
+        try play("at 0.1 tap 176,400", on: runtime, rig, for: 0.3)                 // 6 px inside the box's left edge
+        #expect(scene.name.field.isFocused)
+        #expect(scene.name.layer.borderColor == Theme.dark.accent)
+        scene.name.field.text = "Ada"
+        #expect(scene.name.field.placeholderLabel.isHidden)
+        scene.name.field.resignFocus()
+        #expect(scene.name.layer.borderColor == Theme.dark.surface)
     }
 
     @Test("a dialog confines touches: the button behind and a recognizer on the root hear nothing; its button dismisses it and acts")
