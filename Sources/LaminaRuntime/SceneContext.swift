@@ -103,6 +103,22 @@ public final class SceneContext {
         return recognizer
     }
 
+    /// Where the on-screen keyboard stands once it has slid up, in the root's coordinates
+    /// (the bottom of the screen); nil while it is away. Keep what is being typed above it.
+    public var keyboardFrame: Rect? { runtime.input.keyboardFrame }
+
+    /// Calls `handler` with the keyboard's frame each time it starts to slide up (the frame
+    /// it will stand in) or away (nil): move content or shrink a scroll view to keep the
+    /// field being typed in above it. One handler; the scene's, forgotten when it goes.
+    public func onKeyboardFrameChange(_ handler: @escaping (Rect?) -> Void) {
+        runtime.input.keyboardFrameHandler = handler
+    }
+
+    /// The on-screen keyboard starts to move to `frame` (nil: away).
+    package func keyboardMoved(to frame: Rect?) {
+        runtime.input.keyboardMoved(to: frame)
+    }
+
     /// Confines touches to `layer` and what is inside it until `endModal(_:)`: a touch
     /// anywhere else goes to `layer`, and nothing outside it (a recognizer on the root, a
     /// button behind) hears any touch. What a dialog over a dimmed screen does.

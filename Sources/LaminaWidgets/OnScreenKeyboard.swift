@@ -144,6 +144,8 @@ public final class OnScreenKeyboard: TextInputPanel {
         context.removeTouchHandlers(of: layer)
         context.addTouchHandler(to: layer) { [unowned self] touch in self.touched(touch) }
         slide(shown: true)
+        let size = panelSize, screen = context.screenSize
+        context.keyboardMoved(to: Rect(x: 0, y: screen.height - size.height, width: size.width, height: size.height))
     }
 
     /// Slides the panel away below the bottom edge.
@@ -155,6 +157,7 @@ public final class OnScreenKeyboard: TextInputPanel {
         buildKeys()
         context.removeTouchHandlers(of: layer)
         slide(shown: false)
+        context.keyboardMoved(to: nil)
     }
 
     private func slide(shown: Bool) {

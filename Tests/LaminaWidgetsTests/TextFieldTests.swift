@@ -12,8 +12,11 @@ final class TextFieldScene: Scene {
     static let name = "text-field"
     let field: TextField
     var commits: [String] = []
+    var keyboardFrames: [Rect?] = []
+    let context: SceneContext
 
     init(context: SceneContext, settings: NoSettings) {
+        self.context = context
         var style = TextField.Style()
         style.fontSize = 30
         style.placeholder = "Name"
@@ -21,6 +24,7 @@ final class TextFieldScene: Scene {
         field.layer.position = Point(x: 320, y: 100)
         context.rootLayer.addSublayer(field.layer)
         field.onCommit = { [unowned self] field in self.commits.append(field.text) }
+        context.onKeyboardFrameChange { [unowned self] frame in self.keyboardFrames.append(frame) }
     }
 }
 
@@ -66,6 +70,19 @@ struct TextFieldTests {
         #expect(start > end)
         #expect(abs(keyboard.layer.frame.maxY - 480) < 1e-9 && keyboard.layer.frame.size.width == 640)
         #expect(!scene.field.caretLayer.isHidden || !scene.field.isCaretOn)
+    }
+
+    @Test("the keyboard's frame is published: where it will stand as it slides up, nil as it goes (issue 30)")
+    func keyboardFrame() throws {
+        let (rig, runtime, scene) = try makeScene()
+        #expect(scene.context.keyboardFrame == nil)
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        let frame = try #require(scene.context.keyboardFrame)
+        #expect(frame == keyboard.layer.frame && frame.maxY == 480 && frame.width == 640)
+        #expect(scene.keyboardFrames == [frame])
+        scene.field.resignFocus()
+        #expect(scene.context.keyboardFrame == nil && scene.keyboardFrames == [frame, nil])
     }
 
     @Test("the keys type into the field: letters, one-shot shift, digits from the symbols page, space, backspace; Return commits and the keyboard slides away")

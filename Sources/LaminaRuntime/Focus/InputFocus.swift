@@ -20,6 +20,11 @@ final class InputFocus: LoopSource {
     var showsOnScreenKeyboard = true
     /// The on-screen keyboard, made by the first target that takes focus.
     private(set) var onScreenKeyboard: (any TextInputPanel)?
+    /// Where the on-screen keyboard stands once slid up (screen coordinates); nil while it
+    /// is away.
+    private(set) var keyboardFrame: Rect?
+    /// Told when `keyboardFrame` changes (the scene's own handler).
+    var keyboardFrameHandler: ((Rect?) -> Void)?
     /// The pointer drawn for a mouse or trackball; nil: none drawn.
     private(set) var cursor: PointerCursor?
     /// A touch went down outside the focused field during the event being dispatched:
@@ -52,6 +57,14 @@ final class InputFocus: LoopSource {
         focus(nil)
         textInputHandler = nil
         keyHandler = nil
+        keyboardFrameHandler = nil
+    }
+
+    /// The on-screen keyboard starts to slide up to `frame`, or away (nil).
+    func keyboardMoved(to frame: Rect?) {
+        guard frame != keyboardFrame else { return }
+        keyboardFrame = frame
+        keyboardFrameHandler?(frame)
     }
 
     // MARK: Focus
