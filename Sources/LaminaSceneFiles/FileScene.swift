@@ -46,7 +46,7 @@ public final class FileScene: ControllableScene {
     private(set) var layers: [String: Layer] = [:]
     /// Each state-controlled property's value as the file wrote it.
     private var restingValues: [PropertyID: AnimatableValue] = [:]
-    private var propertyBindings: [String: [(layer: Layer, keyPath: String)]] = [:]
+    private var propertyBindings: [String: [(layer: Layer, keyPath: String, value: ValueSpec)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
     /// The file's scroll views (a `scroll` layer's viewport is its `layer`), kept while the
     /// scene runs: their recognizers hold them weakly.
@@ -123,7 +123,7 @@ public final class FileScene: ControllableScene {
         }
         for setup in spec.setup { apply(setup, to: layer) }
         for (keyPath, value) in spec.properties where control == nil || keyPath != "bounds" {   // a control's size is its own
-            if case .binding(let name) = value { propertyBindings[name, default: []].append((layer, keyPath)) }
+            for name in Set(value.bindingNames) { propertyBindings[name, default: []].append((layer, keyPath, value)) }
             layer.setValue(resolve(value), forKeyPath: keyPath)
         }
         if let text = spec.text, let textLayer = layer as? TextLayer {
@@ -315,6 +315,20 @@ public final class FileScene: ControllableScene {
             case .color(let c)?: return .color(c)
             default: preconditionFailure("binding \(name) was checked to be a number or colour")
             }
+        case .components(let sample, let parts):
+            let n = parts.map { part -> Double in
+                switch part {
+                case .number(let x): return x
+                case .binding(let name):
+                    guard case .number(let v)? = bindingValues[name] else { preconditionFailure("binding \(name) was checked to be a number") }
+                    return v
+                }
+            }
+            switch sample {
+            case .point: return .point(Point(x: n[0], y: n[1]))
+            case .size: return .size(Size(width: n[0], height: n[1]))
+            default: return .rect(Rect(x: n[0], y: n[1], width: max(n[2], 0), height: max(n[3], 0)))   // a bound size below 0 is none
+            }
         }
     }
 
@@ -335,7 +349,7 @@ public final class FileScene: ControllableScene {
             try document.checkTextBudget({ $0 == name ? value : bindingValues[$0] }, field: "bindings.\(name)")
         }
         bindingValues[name] = value
-        for (layer, keyPath) in propertyBindings[name] ?? [] { layer.setValue(resolve(.binding(name)), forKeyPath: keyPath) }
+        for (layer, keyPath, spec) in propertyBindings[name] ?? [] { layer.setValue(resolve(spec), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
         if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }
         if propertyBindings[name] != nil { layOutAgain() }

@@ -58,6 +58,24 @@ public struct SceneDocument {
 enum ValueSpec {
     case literal(AnimatableValue)
     case binding(String)
+    /// A point, size or rectangle written as a list with bindings among its numbers
+    /// (`position: [1440, $arrowY]`): `sample` says which, each part a number or a binding.
+    case components(sample: AnimatableValue, parts: [ComponentSpec])
+
+    /// The bindings the value follows.
+    var bindingNames: [String] {
+        switch self {
+        case .literal: return []
+        case .binding(let name): return [name]
+        case .components(_, let parts): return parts.compactMap { if case .binding(let n) = $0 { n } else { nil } }
+        }
+    }
+}
+
+/// One number of a point, size or rectangle: written, or a number binding's.
+enum ComponentSpec {
+    case number(Double)
+    case binding(String)
 }
 
 /// One layer to build.

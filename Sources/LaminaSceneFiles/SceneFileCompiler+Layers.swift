@@ -153,7 +153,39 @@ extension SceneFileCompiler {
                 throw SceneFields.error(file, node, path, "binding '\(name)' is a \(binding.kindName); this property needs \(Self.kindName(sample))")
             }
         }
+        if let items = node.items, items.contains(where: { SceneValueReader.bindingReference($0) != nil }) {
+            return try components(items, node, path, like: sample)
+        }
         return .literal(try values.value(node, path, like: sample, keyPath: keyPath))
+    }
+
+    /// A point, size or rectangle list with number bindings among its numbers.
+    private func components(_ items: [SceneNode], _ node: SceneNode, _ path: String, like sample: AnimatableValue) throws(ConfigError) -> ValueSpec {
+        let count: Int
+        switch sample {
+        case .point, .size: count = 2
+        case .rect: count = 4
+        default: throw SceneFields.error(file, node, path, "bindings stand inside lists of points, sizes and rectangles; this property needs \(Self.kindName(sample))")
+        }
+        guard items.count == count else {
+            throw SceneFields.error(file, node, path, "expected \(Self.kindName(sample)) of \(count) numbers, found \(items.count)")
+        }
+        var parts: [ComponentSpec] = []
+        for (i, item) in items.enumerated() {
+            let at = "\(path)[\(i)]"
+            if let name = SceneValueReader.bindingReference(item) {
+                guard case .number? = bindings[name] else {
+                    throw SceneFields.error(file, item, at, bindings[name] == nil ? "no binding is named '\(Escaped(name))'"
+                                                                                : "binding '\(Escaped(name))' is not a number")
+                }
+                parts.append(.binding(name))
+            } else {
+                let x = try values.number(item, at)
+                if case .rect = sample, i >= 2, x < 0 { throw SceneFields.error(file, item, at, "a rectangle's width and height are not negative") }
+                parts.append(.number(x))
+            }
+        }
+        return .components(sample: sample, parts: parts)
     }
 
     /// `layout:` — `{stack: vertical|horizontal, spacing, alignment, distribution, padding}` or

@@ -200,6 +200,38 @@ struct SceneFileScrollTests {
                 && events.contains("control \"volume\" \"change\""), "\(events)")
     }
 
+    @Test("bindings stand inside lists: a point's or a rectangle's numbers follow number bindings (issue 30)")
+    func bindingsInsideLists() throws {
+        let yaml = """
+            lamina: 1
+            bindings:
+              arrowY: {number: 40}
+              width: {number: 60}
+            layers:
+              - {name: arrow, bounds: [0, 0, $width, 20], position: [300, $arrowY]}
+            states:
+              low:
+                arrow: {position: [$width, 250]}
+            """
+        let (_, runtime, scene) = try start(yaml)
+        let arrow = try #require(scene.layer(named: "arrow"))
+        #expect(arrow.position == Point(x: 300, y: 40) && arrow.bounds.size == Size(width: 60, height: 20))
+        try scene.setBinding("arrowY", to: .number(120))
+        try scene.setBinding("width", to: .number(-5))                             // a bound size below 0 is none
+        #expect(arrow.position == Point(x: 300, y: 120) && arrow.bounds.size == Size(width: 0, height: 20))
+        scene.go(toState: "low")
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(arrow.position == Point(x: -5, y: 250))
+        func error(_ body: String) -> String? {
+            SceneFileFixture.error("lamina: 1\nbindings:\n  c: {colour: \"#FFF\"}\n  n: {number: 1}\nlayers:\n  - {\(body)}\n")
+        }
+        #expect(error("position: [1, $c]")?.contains("binding 'c' is not a number") == true)
+        #expect(error("position: [1, $nope]")?.contains("no binding is named 'nope'") == true)
+        #expect(error("position: [1, $n, 3]")?.contains("expected a point of 2 numbers, found 3") == true)
+        #expect(error("bounds: [0, 0, -1, $n]")?.contains("width and height are not negative") == true)
+        #expect(error("transform: [$n]") != nil)
+    }
+
     @Test("layout errors: one of stack or grid, layoutSize only under a layout, and its forms")
     func layoutErrors() {
         func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
