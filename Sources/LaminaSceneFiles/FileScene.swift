@@ -14,6 +14,9 @@ public final class FileScene: ControllableScene {
         public var document: SceneDocument
         /// Values that replace the file's own, by binding name (a reload's running values).
         public var bindingValues: [String: BindingValue]
+        /// The state to start in instead of the initial one, when the file still has it (a
+        /// reload's running state).
+        public var state: String?
 
         /// Settings for `document`, with `bindingValues` kept where the file still declares a
         /// binding of that name and kind.
@@ -98,7 +101,11 @@ public final class FileScene: ControllableScene {
                 if restingValues[id] == nil { restingValues[id] = layers[entry.layer]?.value(forKeyPath: entry.keyPath) }
             }
         }
-        if let initial = document.initialState { apply(state: initial) }
+        if let kept = settings.state, document.states[kept] != nil {
+            apply(state: kept)                                  // a reload keeps where the scene was
+        } else if let initial = document.initialState {
+            apply(state: initial)
+        }
         Transaction.commit()
         startAnimations()
         for animator in document.animators.values {

@@ -8,10 +8,16 @@ import SystemPackage
 /// the only code that knows the scene is a `FileScene`.
 extension SceneFiles {
     /// Installs the scene `document` describes, with `kept` binding values where it still
-    /// declares them; its background, when it sets one, replaces the runtime's.
+    /// declares them; its background, when it sets one, replaces the runtime's. A reload of
+    /// the file that runs (the same path) starts in the state it was in, when the file still
+    /// has that state.
     public static func install(_ document: SceneDocument, keeping kept: [String: BindingValue] = [:],
                                in runtime: Runtime) throws {
-        try runtime.install(FileScene.self, settings: FileScene.Settings(document: document, bindingValues: kept))
+        var settings = FileScene.Settings(document: document, bindingValues: kept)
+        if let running = runtime.scene as? FileScene, running.document.file == document.file {
+            settings.state = running.currentState
+        }
+        try runtime.install(FileScene.self, settings: settings)
         if let background = document.background { runtime.background = background }
     }
 

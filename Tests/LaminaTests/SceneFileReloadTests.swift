@@ -80,6 +80,40 @@ struct SceneFileReloadTests {
         #expect(log.count(containing: "scene file reloaded") == 2)
     }
 
+    @Test("a reload keeps the state the scene was in when the file still has it; otherwise the initial state (issue 30)")
+    func reloadKeepsState() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/panel.yaml"
+        func scene(_ states: String, colour: String = "#0000FF") -> String {
+            "lamina: 1\nlayers:\n  - {name: box, bounds: [0, 0, 100, 100], position: [100, 100], backgroundColor: \"\(colour)\"}\n"
+                + "states:\n\(states)initialState: rest\n"
+        }
+        let both = "  rest: ~\n  open:\n    box: {position: [300, 100]}\n"
+        try scene(both).write(toFile: path, atomically: false, encoding: .utf8)
+        let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+        let log = CapturedLog()
+        let runtime = rig.makeRuntime(log: log)
+        var config = LaminaConfig()
+        config.scene = FileScene.name
+        config.sceneFile = path
+        try Daemon.installScene(config, catalog: Gallery.registry, in: runtime)
+        Daemon.watchSceneFile(config, runtime: runtime, logger: log.logger())
+        #expect(runtime.run(untilSettled: true) == .settled)
+        (runtime.scene as? FileScene)?.go(toState: "open")
+        #expect(runtime.run(untilSettled: true) == .settled)
+        try renameOver(path, scene(both, colour: "#00FF00"))                  // an edit of the colour
+        runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false)  // the watcher reads it
+        #expect(log.count(containing: "scene file reloaded") == 1)
+        #expect(runtime.run(untilSettled: true) == .settled)
+        let reloaded = try #require(runtime.scene as? FileScene)
+        #expect(reloaded.currentState == "open" && reloaded.layer(named: "box")?.position == Point(x: 300, y: 100))
+        try renameOver(path, scene("  rest: ~\n"))                           // the state is gone
+        runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false)
+        #expect(log.count(containing: "scene file reloaded") == 2)
+        #expect((runtime.scene as? FileScene)?.currentState == "rest", "\(log.lines.suffix(4))")
+    }
+
     @Test("check-config validates the scene file a config names, and its [bindings]")
     func checkConfig() throws {
         let folder = try SceneFileFixture.folder()
