@@ -174,20 +174,22 @@ public final class FileScene: ControllableScene {
         }
         let name = spec.name ?? ""
         let bound: Double? = binding.flatMap { if case .number(let v)? = bindingValues[$0] { v } else { nil } }
-        func publish(_ event: String, _ value: Double? = nil) {
+        // The controls keep these closures, and the scene keeps the controls: they hold the
+        // scene weakly, so nothing keeps the scene (and the runtime its context names) alive.
+        let publish: (String, Double?) -> Void = { [weak self] event, value in
             var fields: [String: ControlValue] = ["layer": .string(name), "action": .string(event)]
             if let value { fields["value"] = .number(value) }
-            context.publish("control", fields)
+            self?.context.publish("control", fields)
         }
-        func set(_ value: Double) {
-            guard let binding else { return }
-            try? setBinding(binding, to: .number(value))
+        let set: (Double) -> Void = { [weak self] value in
+            guard let self, let binding else { return }
+            try? self.setBinding(binding, to: .number(value))
         }
         switch spec.kind {
         case .button:
             let button = Button(context: context, title: title, size: size, kind: buttonKind)
             button.isEnabled = enabled
-            button.onTap = { _ in publish("tap") }
+            button.onTap = { _ in publish("tap", nil) }
             if let n = spec.name { buttons[n] = button }
             controls.append(button)
             return button.layer

@@ -166,8 +166,8 @@ public final class Dialog {
         context.endModal(layer)
         let fade = BasicAnimation(keyPath: "opacity", from: .scalar(1), to: .scalar(0), duration: Self.fadeDuration)
         Button.withoutActions { layer.opacity = 0 }
-        layer.add(fade, forKey: "show") { [layer] _ in
-            if layer.opacity == 0 { layer.removeFromSuperlayer() }        // not if shown again meanwhile
+        layer.add(fade, forKey: "show") { [weak layer] _ in
+            if let layer, layer.opacity == 0 { layer.removeFromSuperlayer() }   // not if shown again meanwhile
         }
         onDismiss?(self)
     }

@@ -232,6 +232,37 @@ struct SceneFileScrollTests {
         #expect(error("transform: [$n]") != nil)
     }
 
+    @Test("a scene of controls, scroll views and layouts is freed with its runtime: nothing it made holds it")
+    func freed() throws {
+        weak var weakScene: FileScene?
+        weak var weakRuntime: Runtime?
+        try {
+            let yaml = """
+                lamina: 1
+                bindings:
+                  light: {number: 0}
+                layers:
+                  - {name: pay, kind: button, title: Pay, position: [100, 50]}
+                  - {name: lamp, kind: toggle, binding: light, position: [300, 50]}
+                  - {name: volume, kind: slider, binding: light, bounds: [0, 0, 200, 48], position: [200, 150]}
+                  - {name: bar, kind: progress, binding: light, position: [200, 220]}
+                  - {name: list, kind: scroll, bounds: [0, 0, 100, 40], position: [50, 280], sublayers: [{bounds: [0, 0, 100, 400]}]}
+                  - {name: panel, layout: {stack: vertical}, bounds: [0, 0, 50, 50], sublayers: [{layoutSize: {flexible: 1}}]}
+                gestures:
+                  - {tap: pay, goTo: done}
+                states:
+                  done: ~
+                """
+            let (rig, runtime, scene) = try start(yaml)
+            runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 tap 300,50\nat 0.5 tap 100,50"), start: rig.clock.now))
+            #expect(runtime.run(untilSettled: true) == .settled)
+            #expect(scene.currentState == "done")
+            weakScene = scene
+            weakRuntime = runtime
+        }()
+        #expect(weakScene == nil && weakRuntime == nil)
+    }
+
     @Test("layout errors: one of stack or grid, layoutSize only under a layout, and its forms")
     func layoutErrors() {
         func layer(_ body: String) -> String { "lamina: 1\nlayers:\n  - {\(body)}\n" }
