@@ -163,6 +163,8 @@ struct SceneCost {
         // A scroll layer also draws its content layer and two indicators; a control, its parts.
         drawnLayers = Self.sum(drawnLayers, Self.product(copies, layer.kind == .scroll || layer.kind.isControl ? 4 : 1))
         if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
+        // A toggle's knob and a slider's thumb cast a shadow of their own.
+        if layer.kind == .toggle || layer.kind == .slider { shadowedLayers = Self.sum(shadowedLayers, copies) }
         for case .path(let path) in layer.setup {
             pathPoints = Self.sum(pathPoints, Self.product(copies, min(path.flattenedPointCount(), Path.maximumFlattenedPoints)))
         }

@@ -117,6 +117,13 @@ extension SceneFileCompiler {
                                                 depth: depth + 1, templateDepth: templateDepth))
             }
         }
+        if kind.isControl || kind == .scroll, let n = fields["bounds"] {
+            // A control draws its parts at the size it is given: kept within what a screen shows.
+            guard case .literal(.rect(let r))? = spec.properties.first(where: { $0.keyPath == "bounds" })?.value,
+                  r.width <= Double(Limits.controlSide), r.height <= Double(Limits.controlSide) else {
+                throw fields.error(n, "bounds", "a \(kind.rawValue) layer's bounds are numbers, its width and height at most \(Limits.controlSide)")
+            }
+        }
         if let n = fields.take("layout") { spec.layout = try layout(n, fields.path("layout")) }
         if let n = fields.take("layoutSize") { spec.layoutSize = try layoutSize(n, fields.path("layoutSize")) }
         if spec.layout == nil, let (i, _) = spec.sublayers.enumerated().first(where: { $0.element.layoutSize != nil }),

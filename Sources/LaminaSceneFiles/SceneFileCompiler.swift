@@ -41,6 +41,8 @@ struct SceneFileCompiler {
         static let keyframes = 1_024
         static let bindings = 256
         static let images = 32
+        /// The widest and tallest a control or scroll layer is, in pixels (it draws its parts at that size).
+        static let controlSide = 4096
         /// Pixels of one image.
         static let imagePixels = 4096 * 4096
         /// Pixels of all images together (decoded at 4 bytes a pixel: 64 MiB).

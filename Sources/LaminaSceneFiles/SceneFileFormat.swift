@@ -113,6 +113,6 @@ public enum SceneFileFormat {
                 ("states", L.states), ("gestures", L.gestures), ("animations", L.animations), ("animators", L.animators),
                 ("keyframes", L.keyframes), ("bindings", L.bindings), ("images", L.images), ("image pixels", L.imagePixels),
                 ("all image pixels", L.totalImagePixels), ("replicator instances", L.replicatorInstances),
-                ("names", L.nameBytes)]
+                ("names", L.nameBytes), ("control side", L.controlSide)]
     }()
 }

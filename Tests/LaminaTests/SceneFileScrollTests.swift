@@ -236,6 +236,9 @@ struct SceneFileScrollTests {
     func freed() throws {
         weak var weakScene: FileScene?
         weak var weakRuntime: Runtime?
+        weak var weakScroll: ScrollView?
+        weak var weakViewport: Layer?
+        weak var weakToggle: Layer?
         try {
             let yaml = """
                 lamina: 1
@@ -246,7 +249,14 @@ struct SceneFileScrollTests {
                   - {name: lamp, kind: toggle, binding: light, position: [300, 50]}
                   - {name: volume, kind: slider, binding: light, bounds: [0, 0, 200, 48], position: [200, 150]}
                   - {name: bar, kind: progress, binding: light, position: [200, 220]}
-                  - {name: list, kind: scroll, bounds: [0, 0, 100, 40], position: [50, 280], sublayers: [{bounds: [0, 0, 100, 400]}]}
+                  - name: list
+                    kind: scroll
+                    bounds: [0, 0, 100, 40]
+                    position: [50, 280]
+                    sublayers: [{bounds: [0, 0, 100, 400]}, {kind: scroll}]
+                    animations:
+                      turn: {keyPath: transform.rotation.z, values: [0, 1, 2], duration: 0.5, repeat: 2}
+                  - {kind: scroll, transform.rotation: 1}
                   - {name: panel, layout: {stack: vertical}, bounds: [0, 0, 50, 50], sublayers: [{layoutSize: {flexible: 1}}]}
                 gestures:
                   - {tap: pay, goTo: done}
@@ -259,8 +269,13 @@ struct SceneFileScrollTests {
             #expect(scene.currentState == "done")
             weakScene = scene
             weakRuntime = runtime
+            weakScroll = scene.scrollViews["list"]
+            weakViewport = scene.layer(named: "list")
+            weakToggle = scene.layer(named: "lamp")
+            #expect(weakScroll != nil && weakViewport != nil && weakToggle != nil)
         }()
         #expect(weakScene == nil && weakRuntime == nil)
+        #expect(weakScroll == nil && weakViewport == nil && weakToggle == nil)
     }
 
     @Test("layout errors: one of stack or grid, layoutSize only under a layout, and its forms")
@@ -282,5 +297,10 @@ struct SceneFileScrollTests {
         #expect(SceneFileFixture.error(layer("kind: scroll, decelerationRate: 0.5"))?.contains("not normal or fast") == true)
         #expect(SceneFileFixture.error(layer("kind: shape, paging: true"))?.contains("it belongs to kind scroll") == true)
         #expect(SceneFileFixture.error(layer("kind: scroll, paging: maybe")) != nil)
+        // A control draws its parts at its size, and its knob or thumb casts a shadow: both counted.
+        #expect(SceneFileFixture.error(layer("kind: slider, bounds: [0, 0, 5000, 48]"))?.contains("width and height at most 4096") == true)
+        #expect(SceneFileFixture.error(layer("kind: slider, bounds: [0, 0, $w, 48]")) != nil)
+        #expect(SceneFileFixture.error(layer("kind: replicator, instanceCount: 9, sublayers: [{kind: toggle}]"))?.contains("with a shadow") == true)
+        #expect(SceneFileFixture.error(layer("kind: replicator, instanceCount: 8, sublayers: [{kind: toggle}]")) == nil)
     }
 }
