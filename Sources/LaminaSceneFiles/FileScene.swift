@@ -38,11 +38,14 @@ public final class FileScene: ControllableScene {
     /// The state the scene is in (nil: the layers as the file wrote them).
     public internal(set) var currentState: String? {
         didSet {
-            if currentState != oldValue {
+            if currentState != oldValue && publishesStates {
                 context.publish("state", ["state": currentState.map(ControlValue.string) ?? .null])
             }
         }
     }
+    /// False while a reload puts the scene back in the state it was in: for whoever listens,
+    /// the state did not change.
+    private var publishesStates = true
 
     let context: SceneContext
     /// Layers by name (`root` is the scene's root layer).
@@ -102,7 +105,9 @@ public final class FileScene: ControllableScene {
             }
         }
         if let kept = settings.state, document.states[kept] != nil {
-            apply(state: kept)                                  // a reload keeps where the scene was
+            publishesStates = false                             // a reload keeps where the scene was
+            apply(state: kept)
+            publishesStates = true
         } else if let initial = document.initialState {
             apply(state: initial)
         }

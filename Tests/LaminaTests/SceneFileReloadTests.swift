@@ -102,12 +102,15 @@ struct SceneFileReloadTests {
         #expect(runtime.run(untilSettled: true) == .settled)
         (runtime.scene as? FileScene)?.go(toState: "open")
         #expect(runtime.run(untilSettled: true) == .settled)
+        var published: [String] = []
+        runtime.onPublish = { kind, fields in if kind == "state" { published.append("\(fields["state"].map { "\($0)" } ?? "")") } }
         try renameOver(path, scene(both, colour: "#00FF00"))                  // an edit of the colour
         runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false)  // the watcher reads it
         #expect(log.count(containing: "scene file reloaded") == 1)
         #expect(runtime.run(untilSettled: true) == .settled)
         let reloaded = try #require(runtime.scene as? FileScene)
         #expect(reloaded.currentState == "open" && reloaded.layer(named: "box")?.position == Point(x: 300, y: 100))
+        #expect(published.isEmpty)                                            // for listeners the state did not change
         try renameOver(path, scene("  rest: ~\n"))                           // the state is gone
         runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false)
         #expect(log.count(containing: "scene file reloaded") == 2)
