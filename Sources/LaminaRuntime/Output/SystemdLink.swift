@@ -43,6 +43,15 @@ final class SystemdLink: LoopSource {
         }
     }
 
+    /// The panel was turned off before any frame was flipped (an idle timeout shorter than
+    /// the first frame takes on a loaded machine): the daemon is up and says so, or systemd
+    /// would wait for READY=1 forever.
+    func displayBlanked() {
+        guard !announcedReady else { return }
+        announcedReady = true
+        notifier?.notify("READY=1")
+    }
+
     private func ping(at now: Double) {
         notifier?.notify("WATCHDOG=1")
         watchdog.pinged(at: now)

@@ -128,6 +128,7 @@ final class DisplayPower: LoopSource {
         setBacklight(0)
         isDimmed = false
         logger.info("display blanked \(reason)")
+        runtime.systemd.displayBlanked()
         runtime.systemd.announceStatus("blanked (\(status)); a touch wakes it")
         runtime.publish("display", ["lit": .bool(false)])
         return true
