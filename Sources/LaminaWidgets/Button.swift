@@ -58,7 +58,7 @@ public final class Button {
     public var title: String {
         get { label.string }
         set {
-            Self.withoutActions { label.string = newValue }
+            withoutActions { label.string = newValue }
         }
     }
 
@@ -72,7 +72,7 @@ public final class Button {
         face = Layer()
         label = TextLayer()
         imageLayer = Layer()
-        Self.withoutActions {
+        withoutActions {
             label.string = title
             label.fontSize = theme.fontSize
             label.alignmentMode = .center
@@ -140,17 +140,10 @@ public final class Button {
         case .secondary: (fill, text) = (theme.surface, theme.text)
         case .plain: (fill, text) = (nil, theme.accent)
         }
-        Self.withoutActions {
+        withoutActions {
             face.backgroundColor = fill.map { isPressed ? theme.pressed($0) : $0 }
             label.foregroundColor = kind == .plain && isPressed ? theme.pressed(text) : text
             layer.opacity = isEnabled ? 1 : theme.disabledOpacity
         }
-    }
-
-    static func withoutActions(_ body: () -> Void) {
-        Transaction.begin()
-        Transaction.disableActions = true
-        body()
-        Transaction.commit()
     }
 }

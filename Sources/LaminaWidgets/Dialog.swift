@@ -72,7 +72,7 @@ public final class Dialog {
         let width = min(Self.maximumWidth, max(screen.width - 64, 200))
         let padding = theme.padding
         let inner = width - 2 * padding
-        Button.withoutActions {
+        withoutActions {
             layer.bounds = Rect(origin: .zero, size: screen)
             layer.anchorPoint = .zero
             dimming.bounds = layer.bounds
@@ -104,7 +104,7 @@ public final class Dialog {
             button.onTap = { _ in relay.dialog?.chose(index) }
             return button
         }
-        Button.withoutActions {
+        withoutActions {
             var y = padding
             titleLabel.position = Point(x: width / 2, y: y + titleLabel.bounds.height / 2)
             y += titleLabel.bounds.height
@@ -148,7 +148,7 @@ public final class Dialog {
         guard !isShown else { return }
         isShown = true
         context.focus(nil)                                         // typing behind the dialog ends
-        Button.withoutActions {
+        withoutActions {
             layer.opacity = 1
             context.rootLayer.addSublayer(layer)
         }
@@ -165,7 +165,7 @@ public final class Dialog {
         isShown = false
         context.endModal(layer)
         let fade = BasicAnimation(keyPath: "opacity", from: .scalar(1), to: .scalar(0), duration: Self.fadeDuration)
-        Button.withoutActions { layer.opacity = 0 }
+        withoutActions { layer.opacity = 0 }
         layer.add(fade, forKey: "show") { [weak layer] _ in
             if let layer, layer.opacity == 0 { layer.removeFromSuperlayer() }   // not if shown again meanwhile
         }

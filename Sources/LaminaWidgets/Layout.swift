@@ -111,7 +111,7 @@ public final class StackLayout: LayoutContainer {
     /// Adds `item` at the end, `size` long along the axis.
     public func add(_ item: Layer, size: ItemSize = .fit) {
         items.append((item, size))
-        LayoutGeometry.withoutActions { layer.addSublayer(item) }
+        withoutActions { layer.addSublayer(item) }
         layOut()
     }
 
@@ -126,7 +126,7 @@ public final class StackLayout: LayoutContainer {
     public func remove(_ item: Layer) {
         items.removeAll { $0.layer === item }
         nested[ObjectIdentifier(item)] = nil
-        LayoutGeometry.withoutActions { item.removeFromSuperlayer() }
+        withoutActions { item.removeFromSuperlayer() }
         layOut()
     }
 
@@ -163,7 +163,7 @@ public final class StackLayout: LayoutContainer {
             case .spaceBetween: break
             }
         }
-        LayoutGeometry.withoutActions {
+        withoutActions {
             for (i, item) in shown.enumerated() {
                 let own = horizontal ? item.layer.bounds.height : item.layer.bounds.width
                 let across = alignment == .fill ? cross : min(own, cross)
@@ -228,7 +228,7 @@ public final class GridLayout: LayoutContainer {
     /// Adds `item` in the next cell.
     public func add(_ item: Layer) {
         items.append(item)
-        LayoutGeometry.withoutActions { layer.addSublayer(item) }
+        withoutActions { layer.addSublayer(item) }
         layOut()
     }
 
@@ -238,7 +238,7 @@ public final class GridLayout: LayoutContainer {
         let n = max(columns, 1)
         let width = max((inner.width - spacing.width * Double(n - 1)) / Double(n), 0)
         var y = inner.minY
-        LayoutGeometry.withoutActions {
+        withoutActions {
             for rowStart in stride(from: 0, to: items.count, by: n) {
                 let row = items[rowStart..<min(rowStart + n, items.count)]
                 let height = rowHeight ?? row.map(\.bounds.height).max() ?? 0
@@ -258,7 +258,7 @@ public final class GridLayout: LayoutContainer {
     }
 }
 
-/// Setting frames without implicit animations.
+/// Frames the layouts compute and set.
 enum LayoutGeometry {
     /// `bounds` less `padding`, never narrower than nothing.
     static func inner(_ bounds: Rect, _ padding: EdgeInsets) -> Rect {
@@ -266,12 +266,6 @@ enum LayoutGeometry {
         return Rect(x: r.minX, y: r.minY, width: max(r.width, 0), height: max(r.height, 0))
     }
 
-    static func withoutActions(_ body: () -> Void) {
-        Transaction.begin()
-        Transaction.disableActions = true
-        body()
-        Transaction.commit()
-    }
 
     /// `layer` sized `size`, its anchor kept where it is.
     static func place(_ layer: Layer, size: Size) {

@@ -90,29 +90,28 @@ public final class ListView {
         }
         free.append(contentsOf: rowLayers.indices.filter { shownRows[$0] == nil && !free.contains($0) })
         let present = Set(shownRows.values)
-        Transaction.begin()
-        Transaction.disableActions = true
-        for row in wanted where !present.contains(row) {
-            let layerIndex: Int
-            if let reused = free.popLast() {
-                layerIndex = reused
-            } else {
-                let size = Size(width: scrollView.layer.bounds.width, height: rowHeight)
-                let made = dataSource.makeRow(for: self, size: size)
-                made.anchorPoint = .zero
-                made.bounds = Rect(origin: .zero, size: size)
-                scrollView.contentLayer.addSublayer(made)
-                rowLayers.append(made)
-                layerIndex = rowLayers.count - 1
+        withoutActions {
+            for row in wanted where !present.contains(row) {
+                let layerIndex: Int
+                if let reused = free.popLast() {
+                    layerIndex = reused
+                } else {
+                    let size = Size(width: scrollView.layer.bounds.width, height: rowHeight)
+                    let made = dataSource.makeRow(for: self, size: size)
+                    made.anchorPoint = .zero
+                    made.bounds = Rect(origin: .zero, size: size)
+                    scrollView.contentLayer.addSublayer(made)
+                    rowLayers.append(made)
+                    layerIndex = rowLayers.count - 1
+                }
+                let layer = rowLayers[layerIndex]
+                layer.position = Point(x: 0, y: Double(row) * rowHeight)
+                layer.isHidden = false
+                dataSource.list(self, configure: layer, at: row)
+                shownRows[layerIndex] = row
             }
-            let layer = rowLayers[layerIndex]
-            layer.position = Point(x: 0, y: Double(row) * rowHeight)
-            layer.isHidden = false
-            dataSource.list(self, configure: layer, at: row)
-            shownRows[layerIndex] = row
+            for layerIndex in free { rowLayers[layerIndex].isHidden = true }
         }
-        for layerIndex in free { rowLayers[layerIndex].isHidden = true }
-        Transaction.commit()
     }
 
     private func tapped(_ tap: TapGestureRecognizer) {

@@ -61,7 +61,7 @@ public final class ProgressView {
             track = ShapeLayer()
             fill = ShapeLayer()
         }
-        Button.withoutActions {
+        withoutActions {
             layer.bounds = Rect(x: 0, y: 0, width: w, height: h)
             switch style {
             case .bar:

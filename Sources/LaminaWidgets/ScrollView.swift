@@ -359,17 +359,6 @@ public final class ScrollView: GestureRecognizerDelegate {
             verticalIndicator.position = Point(x: offset.x + size.width - inset - thickness, y: offset.y + inset + v.start)
         }
     }
-
-    private func withoutActions(_ body: () -> Void) {
-        Self.withoutActions(body)
-    }
-
-    private static func withoutActions(_ body: () -> Void) {
-        Transaction.begin()
-        Transaction.disableActions = true
-        body()
-        Transaction.commit()
-    }
 }
 
 /// Hears the fingers that land on its layer and lift again, recognizing nothing: how a

@@ -36,7 +36,7 @@ public final class Slider {
     public var onCommit: ((Slider) -> Void)?
     /// Whether it takes touches.
     public var isEnabled = true {
-        didSet { Button.withoutActions { layer.opacity = isEnabled ? 1 : theme.disabledOpacity } }
+        didSet { withoutActions { layer.opacity = isEnabled ? 1 : theme.disabledOpacity } }
     }
     /// True while a finger moves it.
     public private(set) var isTracking = false
@@ -65,7 +65,7 @@ public final class Slider {
         fill = Layer()
         thumb = Layer()
         let width = max(width.isFinite ? width : 0, Self.thumbDiameter)
-        Button.withoutActions {
+        withoutActions {
             layer.bounds = Rect(x: 0, y: 0, width: width, height: max(Self.thumbDiameter, theme.minimumTouchTarget))
             track.bounds = Rect(x: 0, y: 0, width: width - Self.thumbDiameter, height: Self.trackThickness)
             track.position = Point(x: width / 2, y: layer.bounds.height / 2)
@@ -113,7 +113,7 @@ public final class Slider {
 
     private func layOut() {
         let length = track.bounds.width
-        Button.withoutActions {
+        withoutActions {
             fill.bounds = Rect(x: 0, y: 0, width: length * fraction, height: Self.trackThickness)
             fill.position = .zero
             thumb.position = Point(x: Self.thumbDiameter / 2 + length * fraction, y: layer.bounds.height / 2)

@@ -37,7 +37,7 @@ public final class TextBox {
         let inner = Size(width: max(width - 2 * padding, 1), height: max(height - 2 * Self.borderWidth, 1))
         field = TextField(context: context, size: inner, text: text, maximumLength: maximumLength, style: style,
                           handlesTouches: true)
-        Button.withoutActions {
+        withoutActions {
             layer.bounds = Rect(x: 0, y: 0, width: max(width, 2 * padding + 1), height: height)
             layer.backgroundColor = theme.card
             layer.cornerRadius = theme.cornerRadius
@@ -66,7 +66,7 @@ public final class TextBox {
     public static let borderWidth = 2.0
 
     private func focusChanged() {
-        Button.withoutActions { layer.borderColor = field.isFocused ? theme.accent : theme.surface }
+        withoutActions { layer.borderColor = field.isFocused ? theme.accent : theme.surface }
         onFocusChange?(self)
     }
 }

@@ -25,7 +25,7 @@ public final class Toggle {
     public let theme: Theme
     /// Whether it takes touches.
     public var isEnabled = true {
-        didSet { Button.withoutActions { layer.opacity = isEnabled ? 1 : theme.disabledOpacity } }
+        didSet { withoutActions { layer.opacity = isEnabled ? 1 : theme.disabledOpacity } }
     }
 
     /// Whether it is on. Setting it moves the knob at once.
@@ -47,7 +47,7 @@ public final class Toggle {
         knob = Layer()
         let size = Self.trackSize
         let side = size.height - 2 * Self.knobInset
-        Button.withoutActions {
+        withoutActions {
             layer.bounds = Rect(x: 0, y: 0, width: max(size.width, theme.minimumTouchTarget),
                                 height: max(size.height, theme.minimumTouchTarget))
             track.bounds = Rect(origin: .zero, size: size)
@@ -87,7 +87,7 @@ public final class Toggle {
 
     private func show(animated: Bool) {
         let target = knobCentre(on: on)
-        Button.withoutActions {
+        withoutActions {
             if animated {
                 let spring = BasicAnimation(keyPath: "position", from: .point(knob.presentation()?.position ?? knob.position),
                                             to: .point(target), spring: Spring(dampingRatio: 0.75, duration: 0.3), duration: 0.3)
