@@ -329,6 +329,13 @@ public final class FileScene: ControllableScene {
             case .color(let c)?: return .color(c)
             default: preconditionFailure("binding \(name) was checked to be a number or colour")
             }
+        case .expression(let expression):
+            switch expression.evaluate({ bindingValues[$0] }) {
+            case .number(let v): return .scalar(SceneExpression.clamped(v))
+            case .colour(let c): return .color(c)
+            case .boolean(let b): return .bool(b)
+            case .text: preconditionFailure("an expression giving text was checked to stand in text alone")
+            }
         case .components(let sample, let parts):
             let n = parts.map { part -> Double in
                 switch part {
@@ -336,6 +343,7 @@ public final class FileScene: ControllableScene {
                 case .binding(let name):
                     guard case .number(let v)? = bindingValues[name] else { preconditionFailure("binding \(name) was checked to be a number") }
                     return v
+                case .expression(let e): return e.number { bindingValues[$0] }
                 }
             }
             switch sample {

@@ -61,21 +61,33 @@ enum ValueSpec {
     /// A point, size or rectangle written as a list with bindings among its numbers
     /// (`position: [1440, $arrowY]`): `sample` says which, each part a number or a binding.
     case components(sample: AnimatableValue, parts: [ComponentSpec])
+    /// `= expression`: a number, colour or true/false worked out from the bindings.
+    case expression(SceneExpression)
 
     /// The bindings the value follows.
     var bindingNames: [String] {
         switch self {
         case .literal: return []
         case .binding(let name): return [name]
-        case .components(_, let parts): return parts.compactMap { if case .binding(let n) = $0 { n } else { nil } }
+        case .components(_, let parts): return parts.flatMap(\.bindingNames)
+        case .expression(let e): return e.bindingNames
         }
     }
 }
 
-/// One number of a point, size or rectangle: written, or a number binding's.
+/// One number of a point, size or rectangle: written, a number binding's, or an expression's.
 enum ComponentSpec {
     case number(Double)
     case binding(String)
+    case expression(SceneExpression)
+
+    var bindingNames: [String] {
+        switch self {
+        case .number: return []
+        case .binding(let name): return [name]
+        case .expression(let e): return e.bindingNames
+        }
+    }
 }
 
 /// One layer to build.
@@ -125,6 +137,9 @@ struct SceneCost {
     var literalTextBytes = 0
     /// For each binding shown in text, how many times it is shown.
     var textUses: [String: Int] = [:]
+    /// Expressions shown in text (`{= …}`) and how many times each is shown: their text is
+    /// worked out from the bindings' values when the budget is checked.
+    var textExpressions: [(expression: SceneExpression, uses: Int)] = []
     /// Points shapes' paths are flattened into at their own scale, replicator instances
     /// counted: what stroking and filling them costs each frame.
     var pathPoints = 0
@@ -172,6 +187,7 @@ struct SceneCost {
             switch part {
             case .literal(let text): literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, text.utf8.count))
             case .binding(let name): textUses[name] = Self.sum(textUses[name] ?? 0, copies)
+            case .expression(let e): textExpressions.append((e, copies))
             }
         }
         let inner = Self.product(copies, layer.kind == .replicator ? layer.instanceCount : 1)
@@ -180,8 +196,11 @@ struct SceneCost {
 
     /// Bytes of text shown when the bindings have `value`s.
     func textBytes(_ value: (String) -> BindingValue?) -> Int {
-        textUses.reduce(literalTextBytes) { total, use in
+        let bound = textUses.reduce(literalTextBytes) { total, use in
             Self.sum(total, Self.product(use.value, value(use.key)?.description.utf8.count ?? 0))
+        }
+        return textExpressions.reduce(bound) { total, use in
+            Self.sum(total, Self.product(use.uses, use.expression.evaluate(value).text.utf8.count))
         }
     }
 
@@ -240,11 +259,12 @@ enum LayoutSpec {
     case grid(columns: Int, spacing: Size, rowHeight: Double?, fillsCells: Bool, padding: EdgeInsets)
 }
 
-/// Text with `{binding}` parts.
+/// Text with `{binding}` and `{= expression}` parts.
 struct TextTemplate {
     enum Part {
         case literal(String)
         case binding(String)
+        case expression(SceneExpression)
     }
 
     var parts: [Part]
@@ -254,12 +274,21 @@ struct TextTemplate {
             switch part {
             case .literal(let s): return s
             case .binding(let name): return value(name)?.description ?? ""
+            case .expression(let e): return e.evaluate(value).text
             }
         }.joined()
     }
 
     var bindingNames: [String] {
-        parts.compactMap { if case .binding(let name) = $0 { return name } else { return nil } }
+        var names: [String] = []
+        for part in parts {
+            switch part {
+            case .literal: break
+            case .binding(let name): names.append(name)
+            case .expression(let e): names += e.bindingNames
+            }
+        }
+        return names
     }
 }
 

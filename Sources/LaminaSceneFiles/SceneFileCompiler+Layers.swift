@@ -148,8 +148,33 @@ extension SceneFileCompiler {
         return spec
     }
 
-    /// A property value: `$binding` (of the property's kind) or a literal.
+    /// An expression (`= …`) read against the bindings, giving `kind`; errors name the
+    /// character in the expression.
+    func expression(_ source: String, _ node: SceneNode, _ path: String, giving kinds: [SceneExpression.Kind]) throws(ConfigError) -> SceneExpression {
+        let expression: SceneExpression
+        do {
+            expression = try SceneExpression(source, bindings: bindings)
+        } catch {
+            throw SceneFields.error(file, node, path, "expression, at character \(error.offset): \(error.reason)")
+        }
+        guard kinds.contains(expression.kind) else {
+            let wanted = kinds.map { "a \($0.rawValue)" }.joined(separator: " or ")
+            throw SceneFields.error(file, node, path, "the expression gives a \(expression.kind.rawValue); this needs \(wanted)")
+        }
+        return expression
+    }
+
+    /// A property value: `$binding` (of the property's kind), `= expression` or a literal.
     func valueSpec(_ node: SceneNode, _ path: String, like sample: AnimatableValue, keyPath: String? = nil) throws(ConfigError) -> ValueSpec {
+        if let source = SceneExpression.source(of: node) {
+            switch sample {
+            case .scalar: return .expression(try expression(source, node, path, giving: [.number]))
+            case .color: return .expression(try expression(source, node, path, giving: [.colour]))
+            case .bool: return .expression(try expression(source, node, path, giving: [.boolean]))
+            default:
+                throw SceneFields.error(file, node, path, "an expression gives a number, a colour, or true or false; for \(Self.kindName(sample)) write a list with expressions among its numbers")
+            }
+        }
         if let name = SceneValueReader.bindingReference(node) {
             guard let binding = bindings[name] else {
                 throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'")
@@ -160,7 +185,7 @@ extension SceneFileCompiler {
                 throw SceneFields.error(file, node, path, "binding '\(name)' is a \(binding.kindName); this property needs \(Self.kindName(sample))")
             }
         }
-        if let items = node.items, items.contains(where: { SceneValueReader.bindingReference($0) != nil }) {
+        if let items = node.items, items.contains(where: { SceneValueReader.bindingReference($0) != nil || SceneExpression.source(of: $0) != nil }) {
             return try components(items, node, path, like: sample)
         }
         return .literal(try values.value(node, path, like: sample, keyPath: keyPath))
@@ -172,7 +197,7 @@ extension SceneFileCompiler {
         switch sample {
         case .point, .size: count = 2
         case .rect: count = 4
-        default: throw SceneFields.error(file, node, path, "bindings stand inside lists of points, sizes and rectangles; this property needs \(Self.kindName(sample))")
+        default: throw SceneFields.error(file, node, path, "bindings and expressions stand inside lists of points, sizes and rectangles; this property needs \(Self.kindName(sample))")
         }
         guard items.count == count else {
             throw SceneFields.error(file, node, path, "expected \(Self.kindName(sample)) of \(count) numbers, found \(items.count)")
@@ -186,6 +211,8 @@ extension SceneFileCompiler {
                                                                                 : "binding '\(Escaped(name))' is not a number")
                 }
                 parts.append(.binding(name))
+            } else if let source = SceneExpression.source(of: item) {
+                parts.append(.expression(try expression(source, item, at, giving: [.number])))
             } else {
                 let x = try values.number(item, at)
                 if case .rect = sample, i >= 2, x < 0 { throw SceneFields.error(file, item, at, "a rectangle's width and height are not negative") }
@@ -273,7 +300,7 @@ extension SceneFileCompiler {
         }
     }
 
-    /// Text with `{binding}` parts (`{{` and `}}` write braces).
+    /// Text with `{binding}` and `{= expression}` parts (`{{` and `}}` write braces).
     func textTemplate(_ node: SceneNode, _ path: String) throws(ConfigError) -> TextTemplate {
         if let name = SceneValueReader.bindingReference(node) {
             guard bindings[name] != nil else { throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'") }
@@ -295,6 +322,13 @@ extension SceneFileCompiler {
                     throw SceneFields.error(file, node, path, "'{' opens a binding that is not closed (write {{ for a brace)")
                 }
                 let name = String(rest[..<close])
+                if name.hasPrefix("=") {
+                    if !literal.isEmpty { parts.append(.literal(literal)) }
+                    literal = ""
+                    parts.append(.expression(try expression(String(name.dropFirst()), node, path, giving: [.text, .number, .colour, .boolean])))
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
                 guard bindings[name] != nil else {
                     throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))' (write {{ for a brace)")
                 }

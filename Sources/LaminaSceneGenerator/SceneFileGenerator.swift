@@ -211,10 +211,12 @@ public struct SceneFileGenerator {
 
     private mutating func value(of kind: SceneFileFormat.ValueKind, depth: Int) -> SceneNode {
         switch kind {
-        case .number: return choices.chance(10) ? scalar("$b0") : number()
-        case .boolean: return scalar(bad(10) ? "maybe" : choices.pick(["true", "false", "yes"]))
-        case .colour: return choices.chance(10) ? scalar("$b2") : colour()
-        case .point, .size: return list([number(), number()])
+        case .number: return choices.chance(10) ? scalar("$b0") : choices.chance(8) ? expression(giving: .number) : number()
+        case .boolean:
+            if choices.chance(8) { return expression(giving: .boolean) }
+            return scalar(bad(10) ? "maybe" : choices.pick(["true", "false", "yes"]))
+        case .colour: return choices.chance(10) ? scalar("$b2") : choices.chance(8) ? expression(giving: .colour) : colour()
+        case .point, .size: return list([number(), choices.chance(10) ? expression(giving: .number) : number()])
         case .rectangle: return list([number(), number(), size(), size()])
         case .transform: return transform()
         case .choice(let words): return scalar(bad(10) ? "nonsense" : choices.pick(words))
@@ -232,6 +234,24 @@ public struct SceneFileGenerator {
     }
 
     private func scalar(_ text: String) -> SceneNode { SceneNode(.scalar(text), at: at) }
+
+    private enum ExpressionKind { case number, boolean, colour }
+
+    /// An expression (`= …`) over the file's bindings (b0 a number, b1 text, b2 a colour),
+    /// of the kind asked for, or — hostile — of another kind, unbalanced or too deep.
+    private mutating func expression(giving kind: ExpressionKind) -> SceneNode {
+        if bad(15) {
+            return scalar(choices.pick(["= 1 +", "= $nobody", "= 'a' * 2", "= " + String(repeating: "(", count: 40) + "1",
+                                        "= $b0 ? 1 : 2", "= #12", "= mx(1)", "= 1e300", "= $b2", "= $b1 < 'a'"]))
+        }
+        let number = choices.pick(["$b0", "$b0 / 0", "$b0 * $b0 * $b0 * 1e7", "-$b0 % 3", "min($b0, 5, -1e7)",
+                                   "round($b0, 99)", "clamp($b0, 10, 0)", "mix(0, $b0, 2)", "(1 + 2) * $b0 - 1e7"])
+        switch kind {
+        case .number: return scalar("= " + number)
+        case .boolean: return scalar("= " + choices.pick(["\(number) > 1", "$b1 == 'x' || !($b0 <= 0)", "$b2 != #FFF && true"]))
+        case .colour: return scalar("= " + choices.pick(["$b0 > 1 ? $b2 : #3B82F6", "mix($b2, #00000080, \(number))", "#f80"]))
+        }
+    }
 
     private mutating func number() -> SceneNode {
         scalar(bad(8)
@@ -269,7 +289,9 @@ public struct SceneFileGenerator {
     private mutating func text(depth: Int) -> SceneNode {
         var parts: [String] = []
         for _ in 0..<(1 + choices.next(4)) {
-            parts.append(bad(10) ? choices.pick(["}", "{", "{nope}"]) : choices.pick(["Ready", "{b1}", "{b0}", "{{", "}}", "°C ", "😀", "\u{301}"]))
+            parts.append(bad(10) ? choices.pick(["}", "{", "{nope}", "{= 1 +}", "{= $b1 * 2}"])
+                                 : choices.pick(["Ready", "{b1}", "{b0}", "{{", "}}", "°C ", "😀", "\u{301}",
+                                                 "{= format($b0, 2)}", "{= $b1 + $b1 + $b1}", "{= $b0 > 1 ? 'a' : $b1}"]))
         }
         let repeats = choices.chance(5) ? choices.pick([100, 2000]) : 1
         return scalar(String(repeating: parts.joined(), count: repeats))
