@@ -103,8 +103,14 @@ extension FileScene {
         animator.continueAnimation(durationFactor: done)
     }
 
+    /// The distance a scrub's fraction runs over: as written toward the animator's state, the
+    /// other way back from it (a drawer opened upward closes downward).
+    private func way(_ name: String, _ distance: Double) -> Double {
+        gestureState.scrubEnds[name].map { $0.to == nil } == true ? -distance : distance
+    }
+
     /// Scrub: the animator's fraction follows the finger along `axis` (`distance` points from
-    /// start to end); on release it finishes the way the finger was going, or back when it
+    /// start to end; back from the animator's state, the other way); on release it finishes the way the finger was going, or back when it
     /// let go before halfway without a flick, on a critically damped spring carrying the
     /// finger's velocity.
     private func scrub(_ name: String, _ pan: PanGestureRecognizer, axis: GestureSpec.Axis, distance: Double) {
@@ -126,10 +132,10 @@ extension FileScene {
             gestureState.scrubStart[name] = animator.fractionComplete
         case .changed:
             let start = gestureState.scrubStart[name] ?? 0
-            animator.fractionComplete = min(max(start + along(pan.translation(in: nil)) / distance, 0), 1)
+            animator.fractionComplete = min(max(start + along(pan.translation(in: nil)) / way(name, distance), 0), 1)
         case .ended, .cancelled:
             let fraction = animator.fractionComplete
-            let velocity = along(pan.velocity()) / distance        // fractions per second
+            let velocity = along(pan.velocity()) / way(name, distance)   // fractions per second
             let projected = fraction + 0.2 * velocity               // where a flick would carry it
             let finishes = pan.state == .ended && projected >= 0.5
             animator.isReversed = !finishes

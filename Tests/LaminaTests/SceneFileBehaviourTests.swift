@@ -191,7 +191,7 @@ struct SceneFileBehaviourTests {
             scrub: {axis: y, distance: -100}
         """
 
-    @Test("a pan scrubs the animator with the finger; let go before halfway it goes back, past halfway it finishes in the state")
+    @Test("a pan scrubs the animator with the finger; let go before halfway it goes back, past halfway it finishes in the state; from the state it scrubs back the other way")
     func scrub() throws {
         let (rig, runtime, scene) = try start(Self.drawer)
         #expect(runtime.run(untilSettled: true) == .settled)
@@ -211,5 +211,21 @@ struct SceneFileBehaviourTests {
         runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 drag 200,200 200,130 over 0.5"), start: t0))
         #expect(runtime.run(untilSettled: true) == .settled)
         #expect(scene.currentState == "open" && scene.layer(named: "sheet")?.position.y == 250)
+
+        // Open, the same pan runs back the other way: dragged down it closes (up does nothing).
+        t0 = rig.clock.now
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 drag 200,130 200,100 over 0.5"), start: t0))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(scene.currentState == "open" && scene.layer(named: "sheet")?.position.y == 250)
+        t0 = rig.clock.now
+        runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 0.1 drag 200,130 200,200 over 0.5"), start: t0))
+        runtime.run(exitAfter: 0.45, untilSettled: false)
+        guard case .point(let closing)? = scene.layer(named: "sheet")?.presentationValue(forKeyPath: "position", at: rig.clock.now) else {
+            Issue.record("no position")
+            return
+        }
+        #expect(closing.y > 280 && closing.y < 350, "follows the finger down: \(closing.y)")
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(scene.currentState == nil && scene.layer(named: "sheet")?.position.y == 350)
     }
 }
