@@ -48,8 +48,8 @@ extension FileScene {
     private func perform(_ action: GestureAction?, _ gesture: GestureSpec, publishing: Bool = true) {
         if publishing { context.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)]) }
         switch action {
-        case .goTo(let state)?: go(toState: state)
-        case .toggle(let a, let b)?: go(toState: currentState == a ? b : a)
+        case .goTo(let state)?: go(toState: state, owner: gesture.owner ?? "")
+        case .toggle(let a, let b)?: go(toState: state(of: gesture.owner ?? "") == a ? b : a, owner: gesture.owner ?? "")
         case .run(let name)?:
             guard let named = document.animations[name], let layer = layers[named.layer] else { return }
             add(named.animation.starting(at: context.now), to: layer, key: name)

@@ -17,6 +17,9 @@ public final class FileScene: ControllableScene {
         /// The state to start in instead of the initial one, when the file still has it (a
         /// reload's running state).
         public var state: String?
+        /// The state each template use starts in, by the use's name, when the file still has
+        /// that use and state (a reload's running states).
+        public var useStates: [String: String] = [:]
 
         /// Settings for `document`, with `bindingValues` kept where the file still declares a
         /// binding of that name and kind.
@@ -50,8 +53,12 @@ public final class FileScene: ControllableScene {
     let context: SceneContext
     /// Layers by name (`root` is the scene's root layer).
     private(set) var layers: [String: Layer] = [:]
-    /// Each state-controlled property's value as the file wrote it.
-    private var restingValues: [PropertyID: AnimatableValue] = [:]
+    /// Each state-controlled property's value as the file wrote it, by the states' owner
+    /// (`""`: the scene's own states; otherwise a template use's name).
+    private var restingValues: [String: [PropertyID: AnimatableValue]] = [:]
+    /// The state each template use with states of its own is in, by the use's name (absent:
+    /// none yet, its layers as the file wrote them).
+    public private(set) var useStates: [String: String] = [:]
     private var propertyBindings: [String: [(layer: Layer, keyPath: String, value: ValueSpec)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
     /// The file's scroll views (a `scroll` layer's viewport is its `layer`), kept while the
@@ -98,10 +105,24 @@ public final class FileScene: ControllableScene {
         Transaction.begin()
         Transaction.disableActions = true                      // the file's values are where things start
         for spec in document.layers { context.rootLayer.addSublayer(build(spec)) }
-        for state in document.states.values {
-            for entry in state.values {
-                let id = PropertyID(layer: entry.layer, keyPath: entry.keyPath)
-                if restingValues[id] == nil { restingValues[id] = layers[entry.layer]?.value(forKeyPath: entry.keyPath) }
+        let owners = [("", document.states)] + document.useStates.map { ($0.key, $0.value.states) }
+        for (owner, states) in owners {
+            for state in states.values {
+                for entry in state.values {
+                    let id = PropertyID(layer: entry.layer, keyPath: entry.keyPath)
+                    if restingValues[owner, default: [:]][id] == nil {
+                        restingValues[owner, default: [:]][id] = layers[entry.layer]?.value(forKeyPath: entry.keyPath)
+                    }
+                }
+            }
+        }
+        for (owner, machine) in document.useStates.sorted(by: { $0.key < $1.key }) {
+            if let kept = settings.useStates[owner], machine.states[kept] != nil {
+                publishesStates = false                         // a reload keeps where each use was
+                apply(state: kept, owner: owner)
+                publishesStates = true
+            } else if let initial = machine.initialState {
+                apply(state: initial, owner: owner)
             }
         }
         if let kept = settings.state, document.states[kept] != nil {
@@ -379,10 +400,22 @@ public final class FileScene: ControllableScene {
 
     // MARK: States
 
-    /// Every state-controlled property's value in `state`: the state's own, the rest at rest.
-    func targetValues(of state: String?) -> [(Layer, String, AnimatableValue)] {
-        var values = restingValues
-        if let state, let spec = document.states[state] {
+    /// The states `owner` has: the scene's (`""`) or a template use's.
+    private func states(of owner: String) -> [String: StateSpec] {
+        owner.isEmpty ? document.states : document.useStates[owner]?.states ?? [:]
+    }
+
+    /// The state a template use is in (nil: none, its layers as the file wrote them).
+    public func state(ofUse name: String) -> String? { useStates[name] }
+
+    /// The states of each template use that has its own, by the use's name.
+    public var useStateNames: [String: [String]] { document.useStates.mapValues { $0.states.keys.sorted() } }
+
+    /// Every state-controlled property's value in `state` of `owner`'s states (the scene's,
+    /// `""`, or a template use's): the state's own, the rest at rest.
+    func targetValues(of state: String?, owner: String = "") -> [(Layer, String, AnimatableValue)] {
+        var values = restingValues[owner] ?? [:]
+        if let state, let spec = states(of: owner)[state] {
             for entry in spec.values { values[PropertyID(layer: entry.layer, keyPath: entry.keyPath)] = resolve(entry.value) }
         }
         return values.sorted { ($0.key.layer, $0.key.keyPath) < ($1.key.layer, $1.key.keyPath) }.compactMap { id, value in
@@ -390,11 +423,25 @@ public final class FileScene: ControllableScene {
         }
     }
 
-    private func apply(state: String?) {
-        for (layer, keyPath, value) in targetValues(of: state) { layer.setValue(value, forKeyPath: keyPath) }
-        currentState = state
+    private func apply(state: String?, owner: String = "") {
+        for (layer, keyPath, value) in targetValues(of: state, owner: owner) { layer.setValue(value, forKeyPath: keyPath) }
+        enter(state, owner: owner)
         layOutAgain()
     }
+
+    /// Records that `owner` is in `state`: the scene's `currentState` (published by its
+    /// observer), or a use's, published with the use's name.
+    private func enter(_ state: String?, owner: String) {
+        guard !owner.isEmpty else { return currentState = state }
+        let old = useStates[owner]
+        useStates[owner] = state
+        if old != state && publishesStates {
+            context.publish("state", ["state": state.map(ControlValue.string) ?? .null, "layer": .string(owner)])
+        }
+    }
+
+    /// The state `owner` is in.
+    func state(of owner: String) -> String? { owner.isEmpty ? currentState : useStates[owner] }
 
     /// Goes to `state` with the first transition that matches (from the current state, or
     /// any) — Core Animation's default implicit animation (0.25 s) when none does.
@@ -404,31 +451,36 @@ public final class FileScene: ControllableScene {
     /// A scene file names its gestures itself (`FileScene+Gestures`).
     public var publishesGestures: Bool { true }
 
-    public func go(toState state: String) {
-        guard document.states[state] != nil else { return }
-        let style = document.transitions.first {
-            ($0.from == nil || $0.from == currentState) && ($0.to == nil || $0.to == state)
+    public func go(toState state: String) { go(toState: state, owner: "") }
+
+    /// Goes to `state` of a template use's own states (`owner`, the use's name; `""` the
+    /// scene's), with the first of its transitions that matches.
+    public func go(toState state: String, owner: String) {
+        guard states(of: owner)[state] != nil else { return }
+        let transitions = owner.isEmpty ? document.transitions : document.useStates[owner]?.transitions ?? []
+        let from = self.state(of: owner)
+        let style = transitions.first {
+            ($0.from == nil || $0.from == from) && ($0.to == nil || $0.to == state)
         }?.style ?? .implicit(duration: 0.25, curve: .default)
-        let from = currentState
         switch style {
         case .implicit(let duration, let curve):
             Transaction.begin()
             Transaction.animationDuration = duration
             Transaction.animationTimingFunction = curve
-            apply(state: state)
+            apply(state: state, owner: owner)
             Transaction.commit()
         case .none:
             Transaction.begin()
             Transaction.disableActions = true
-            apply(state: state)
+            apply(state: state, owner: owner)
             Transaction.commit()
         case .basic, .spring:
-            let shown = targetValues(of: from).map { layer, keyPath, _ in
+            let shown = targetValues(of: from, owner: owner).map { layer, keyPath, _ in
                 layer.presentationValue(forKeyPath: keyPath, at: context.now) ?? layer.value(forKeyPath: keyPath)!
             }
             Transaction.begin()
             Transaction.disableActions = true
-            for ((layer, keyPath, value), start) in zip(targetValues(of: state), shown) {
+            for ((layer, keyPath, value), start) in zip(targetValues(of: state, owner: owner), shown) {
                 layer.setValue(value, forKeyPath: keyPath)
                 var animation: BasicAnimation
                 if case .spring(let spring) = style {
@@ -442,7 +494,7 @@ public final class FileScene: ControllableScene {
                 }
                 layer.add(animation, forKey: "state.\(keyPath)")
             }
-            currentState = state
+            enter(state, owner: owner)
             Transaction.commit()
         }
     }

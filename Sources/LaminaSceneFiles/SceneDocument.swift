@@ -19,6 +19,8 @@ public struct SceneDocument {
     var initialState: String?
     /// How going from one state to another animates; the first that matches wins.
     var transitions: [TransitionSpec]
+    /// Each named template use's own states, by the use's name.
+    var useStates: [String: StateMachine]
     /// Animations gestures run, by name.
     var animations: [String: NamedAnimation]
     /// Property animators gestures drive, by name.
@@ -149,8 +151,9 @@ struct SceneCost {
     /// The named layers a state or a named animation gives a shadow.
     private var shadowedNames: Set<String> = []
 
-    init(_ layers: [LayerSpec], states: [String: StateSpec] = [:], animations: [String: NamedAnimation] = [:]) {
-        for state in states.values {
+    init(_ layers: [LayerSpec], states: [String: StateSpec] = [:], animations: [String: NamedAnimation] = [:],
+         useStates: [String: StateMachine] = [:]) {
+        for state in Array(states.values) + useStates.values.flatMap(\.states.values) {
             for value in state.values where value.keyPath == "shadowOpacity" { shadowedNames.insert(value.layer) }
         }
         for named in animations.values where Self.animates(named.animation, "shadowOpacity") { shadowedNames.insert(named.layer) }
@@ -292,6 +295,21 @@ struct TextTemplate {
     }
 }
 
+/// A template use's own states: its layers' names are under the use's (`row1.card`).
+struct StateMachine {
+    var states: [String: StateSpec] = [:]
+    var initialState: String?
+    var transitions: [TransitionSpec] = []
+}
+
+/// How a template's states and gestures name its layers: under the use (`card` is
+/// `row1.card`), `self` the use's own layer.
+struct LayerScope {
+    var owner: String
+
+    func name(_ written: String) -> String { written == "self" ? owner : owner + "." + written }
+}
+
 /// Values per layer that a state sets.
 struct StateSpec {
     var name: String
@@ -381,6 +399,8 @@ struct GestureSpec {
     var recognizer: Recognizer
     var action: GestureAction?
     var elementPath: String
+    /// The template use whose states `goTo` and `toggle` name (nil: the scene's).
+    var owner: String? = nil
 
     /// The recognizer's name as the file writes it (`tap`, `longPress`, `swipe`, `pan`).
     var kindName: String {

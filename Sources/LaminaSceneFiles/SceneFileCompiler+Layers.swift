@@ -63,7 +63,14 @@ extension SceneFileCompiler {
             }
             let name = try values.string(use, fields.path("use"), maxLength: Limits.nameBytes)
             let expanded = try expand(use, template: name, fields: &fields)
-            return try layer(expanded, path: path, namePrefix: namePrefix, depth: depth, templateDepth: templateDepth + 1)
+            let spec = try layer(expanded.layer, path: path, namePrefix: namePrefix, depth: depth, templateDepth: templateDepth + 1)
+            if !expanded.behaviour.isEmpty {
+                guard let owner = spec.name else {
+                    throw SceneFields.error(file, use, path, "template '\(Escaped(name))' has states or gestures of each use's own: name the use (`name: row1`)")
+                }
+                pendingUses.append(PendingUse(owner: owner, behaviour: expanded.behaviour, path: spec.elementPath))
+            }
+            return spec
         }
         // Errors inside a named layer name it: `layers[1](stack).sublayers[0]`.
         let elementPath = node["name"]?.scalar.map { "\(path)(\(namePrefix + $0))" } ?? path

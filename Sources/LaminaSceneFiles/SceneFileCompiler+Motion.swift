@@ -207,8 +207,37 @@ extension SceneFileCompiler {
 
     // MARK: States and transitions
 
-    func readStates(_ node: SceneNode) throws(ConfigError) -> [String: StateSpec] {
-        var fields = try SceneFields(node, path: "states", file: file)
+    /// The keys a template may carry for each use's own states and gestures.
+    static let behaviourKeys = ["states", "initialState", "transitions", "gestures"]
+
+    /// A template use's own states, initial state, transitions and gestures (added to
+    /// `gestures`), with the template's layer names under the use's (`self`: the use's layer).
+    func readBehaviour(of use: PendingUse, animations: [String: NamedAnimation], animators: [String: AnimatorSpec],
+                       gestures: inout [GestureSpec]) throws(ConfigError) -> StateMachine {
+        let scope = LayerScope(owner: use.owner)
+        let at = use.path + " "
+        var machine = StateMachine()
+        if let node = use.behaviour["states"] { machine.states = try readStates(node, path: at + "states", scope: scope) }
+        if let node = use.behaviour["initialState"] {
+            let name = try values.string(node, at + "initialState", maxLength: Limits.nameBytes)
+            guard machine.states[name] != nil else { throw SceneFields.error(file, node, at + "initialState", "no state is named '\(Escaped(name))'") }
+            machine.initialState = name
+        }
+        if let node = use.behaviour["transitions"] {
+            machine.transitions = try readTransitions(node, states: machine.states, path: at + "transitions")
+        }
+        if let node = use.behaviour["gestures"] {
+            gestures += try readGestures(node, states: machine.states, animations: animations, animators: animators,
+                                         path: at + "gestures", scope: scope)
+            guard gestures.count <= Limits.builtGestures else {
+                throw SceneFields.error(file, node, at + "gestures", "more than \(Limits.builtGestures) gestures with each template use's own")
+            }
+        }
+        return machine
+    }
+
+    func readStates(_ node: SceneNode, path statesPath: String = "states", scope: LayerScope? = nil) throws(ConfigError) -> [String: StateSpec] {
+        var fields = try SceneFields(node, path: statesPath, file: file)
         guard fields.keys.count <= Limits.states else { throw fields.error(node, nil, "more than \(Limits.states) states") }
         var result: [String: StateSpec] = [:]
         for name in fields.keys {
@@ -220,10 +249,11 @@ extension SceneFileCompiler {
                 continue
             }
             var layers = try SceneFields(value, path: fields.path(name), file: file)
-            for layer in layers.keys {
-                let properties = layers.take(layer)!
-                let kind = try layerKind(layer, layers.keyNode(layer)!, layers.path(layer))
-                var p = try SceneFields(properties, path: layers.path(layer), file: file)
+            for written in layers.keys {
+                let properties = layers.take(written)!
+                let layer = scope?.name(written) ?? written
+                let kind = try layerKind(layer, layers.keyNode(written)!, layers.path(written))
+                var p = try SceneFields(properties, path: layers.path(written), file: file)
                 let prototype = kind.makeLayer()
                 for key in p.keys {
                     let v = p.take(key)!
@@ -239,13 +269,13 @@ extension SceneFileCompiler {
         return result
     }
 
-    func readTransitions(_ node: SceneNode, states: [String: StateSpec]) throws(ConfigError) -> [TransitionSpec] {
+    func readTransitions(_ node: SceneNode, states: [String: StateSpec], path: String = "transitions") throws(ConfigError) -> [TransitionSpec] {
         guard let items = node.items else {
-            throw SceneFields.error(file, node, "transitions", "expected a list of transitions, found \(node.kindName)")
+            throw SceneFields.error(file, node, path, "expected a list of transitions, found \(node.kindName)")
         }
         var result: [TransitionSpec] = []
         for (i, item) in items.enumerated() {
-            var fields = try SceneFields(item, path: "transitions[\(i)]", file: file)
+            var fields = try SceneFields(item, path: "\(path)[\(i)]", file: file)
             func state(_ key: String) throws(ConfigError) -> String? {
                 guard let n = fields.take(key) else { return nil }
                 let name = try values.string(n, fields.path(key), maxLength: Limits.nameBytes)
@@ -288,24 +318,26 @@ extension SceneFileCompiler {
     // MARK: Gestures
 
     func readGestures(_ node: SceneNode, states: [String: StateSpec], animations: [String: NamedAnimation],
-                      animators: [String: AnimatorSpec]) throws(ConfigError) -> [GestureSpec] {
+                      animators: [String: AnimatorSpec], path gesturesPath: String = "gestures",
+                      scope: LayerScope? = nil) throws(ConfigError) -> [GestureSpec] {
         guard let items = node.items else {
-            throw SceneFields.error(file, node, "gestures", "expected a list of gestures, found \(node.kindName)")
+            throw SceneFields.error(file, node, gesturesPath, "expected a list of gestures, found \(node.kindName)")
         }
         guard items.count <= Limits.gestures else {
-            throw SceneFields.error(file, node, "gestures", "more than \(Limits.gestures) gestures")
+            throw SceneFields.error(file, node, gesturesPath, "more than \(Limits.gestures) gestures")
         }
         let recognizers = ["tap", "longPress", "swipe", "pan"]
         var result: [GestureSpec] = []
         for (i, item) in items.enumerated() {
-            let path = "gestures[\(i)]"
+            let path = "\(gesturesPath)[\(i)]"
             var fields = try SceneFields(item, path: path, file: file)
             let written = recognizers.filter { fields.node[$0] != nil }
             guard written.count == 1, let which = written.first else {
                 throw fields.error(item, nil, "a gesture is one of tap, longPress, swipe or pan, naming its layer")
             }
             let target = fields.take(which)!
-            let layer = try values.string(target, fields.path(which), maxLength: 200)
+            let targetName = try values.string(target, fields.path(which), maxLength: 200)
+            let layer = targetName == "root" ? targetName : scope?.name(targetName) ?? targetName
             if layer != "root" { _ = try layerKind(layer, target, fields.path(which)) }
             let recognizer: GestureSpec.Recognizer
             switch which {
@@ -376,7 +408,7 @@ extension SceneFileCompiler {
             if which != "pan" {
                 guard actions.count == 1 else { throw fields.error(item, nil, "a \(which) does one thing: goTo, toggle or run") }
             }
-            result.append(GestureSpec(layer: layer, recognizer: recognizer, action: actions.first, elementPath: path))
+            result.append(GestureSpec(layer: layer, recognizer: recognizer, action: actions.first, elementPath: path, owner: scope?.owner))
         }
         return result
     }

@@ -40,6 +40,8 @@ struct SceneFileCompiler {
         static let animators = 256
         static let keyframes = 1_024
         static let bindings = 256
+        /// Gestures with each template use's own counted.
+        static let builtGestures = 2_048
         static let images = 32
         /// The widest and tallest a control or scroll layer is, in pixels (it draws its parts at that size).
         static let controlSide = 4096
@@ -57,6 +59,17 @@ struct SceneFileCompiler {
     struct Template {
         var layer: SceneNode
         var parameters: [String: SceneNode]
+        /// What each use carries of its own (`states`, `initialState`, `transitions`,
+        /// `gestures`), compiled per use with the template's layer names under the use's.
+        var behaviour: [String: SceneNode] = [:]
+    }
+
+    /// A named use of a template with states or gestures, its behaviour nodes with the
+    /// arguments put in: compiled once the scene's animations and animators are read.
+    struct PendingUse {
+        var owner: String
+        var behaviour: [String: SceneNode]
+        var path: String
     }
 
     let file: String
@@ -77,6 +90,8 @@ struct SceneFileCompiler {
     /// `Limits.expandedBytes`).
     var expandedNodes = 0
     var expandedBytes = 0
+    /// Template uses whose states and gestures are still to compile.
+    var pendingUses: [PendingUse] = []
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
                                "transitions", "animations", "animators", "gestures"]
@@ -140,7 +155,12 @@ struct SceneFileCompiler {
             gestures = try readGestures(node, states: states, animations: animations, animators: animators)
         }
         try top.rejectUnknown(known: Self.topLevelKeys)
-        let cost = SceneCost(layers, states: states, animations: animations)
+        var useStates: [String: StateMachine] = [:]
+        for use in pendingUses {
+            let machine = try readBehaviour(of: use, animations: animations, animators: animators, gestures: &gestures)
+            useStates[use.owner] = machine
+        }
+        let cost = SceneCost(layers, states: states, animations: animations, useStates: useStates)
         guard cost.drawnLayers <= Limits.drawnLayers else {
             throw SceneFields.error(file, root, "layers", "draws \(cost.drawnLayers == Int.max ? "too many" : "\(cost.drawnLayers)") layers counting replicator instances; a scene draws at most \(Limits.drawnLayers)")
         }
@@ -155,7 +175,7 @@ struct SceneFileCompiler {
             throw SceneFields.error(file, root, "layers", "shows \(text == Int.max ? "too many" : "\(text)") bytes of text (bindings' values and replicator instances counted); a scene shows at most \(Limits.textBytes)")
         }
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
-                             initialState: initialState, transitions: transitions, animations: animations,
+                             initialState: initialState, transitions: transitions, useStates: useStates, animations: animations,
                              animators: animators, gestures: gestures, cost: cost)
     }
 
@@ -201,8 +221,10 @@ struct SceneFileCompiler {
             guard Self.isName(name) else { throw fields.error(fields.keyNode(name)!, name, Self.nameRule) }
             var t = try SceneFields(value, path: fields.path(name), file: file)
             guard let body = t.take("layer") else {
-                throw t.error(value, nil, "a template has `layer:` (what it builds) and may have `parameters:` (their defaults)")
+                throw t.error(value, nil, "a template has `layer:` (what it builds) and may have `parameters:` (their defaults), `states:`, `initialState:`, `transitions:` and `gestures:` of each use's own")
             }
+            var behaviour: [String: SceneNode] = [:]
+            for key in Self.behaviourKeys { if let n = t.take(key) { behaviour[key] = n } }
             var defaults: [String: SceneNode] = [:]
             if let parameters = t.take("parameters") {
                 let p = try SceneFields(parameters, path: t.path("parameters"), file: file)
@@ -215,15 +237,16 @@ struct SceneFileCompiler {
                 }
             }
             guard body.entries != nil else { throw t.error(body, "layer", "a template's layer is a mapping of keys") }
-            try t.rejectUnknown(known: ["layer", "parameters"])
-            templates[name] = Template(layer: body, parameters: defaults)
+            try t.rejectUnknown(known: ["layer", "parameters"] + Self.behaviourKeys)
+            templates[name] = Template(layer: body, parameters: defaults, behaviour: behaviour)
         }
     }
 
     /// A use of a template, expanded: the template's layer with `$parameter` values and
     /// `{parameter}` text replaced by the arguments, and the use's other keys laid over it.
     /// Linear in what it builds, which `Limits.expandedNodes` and `.expandedBytes` bound.
-    mutating func expand(_ use: SceneNode, template name: String, fields: inout SceneFields) throws(ConfigError) -> SceneNode {
+    mutating func expand(_ use: SceneNode, template name: String, fields: inout SceneFields) throws(ConfigError)
+        -> (layer: SceneNode, behaviour: [String: SceneNode]) {
         guard let template = templates[name] else {
             throw fields.error(use, "use", "no template is named '\(Escaped(name))' (defined: \(templates.keys.sorted().joined(separator: ", ")))")
         }
@@ -254,7 +277,11 @@ struct SceneFileCompiler {
             overrides.append(SceneNode.Entry(key: fields.keyNode(key)!, value: fields.take(key)!))
         }
         body.value = .mapping(entries.filter { !overridden.contains($0.key.scalar ?? "") } + overrides)
-        return body
+        var behaviour: [String: SceneNode] = [:]
+        for (key, node) in template.behaviour {
+            behaviour[key] = try substitute(node, arguments, sizes: sizes, at: use, path: fields.path("use"))
+        }
+        return (body, behaviour)
     }
 
     /// `node` with the arguments put in, counting what it builds against the budgets.

@@ -9,13 +9,14 @@ import SystemPackage
 extension SceneFiles {
     /// Installs the scene `document` describes, with `kept` binding values where it still
     /// declares them; its background, when it sets one, replaces the runtime's. A reload of
-    /// the file that runs (the same path) starts in the state it was in, when the file still
-    /// has that state.
+    /// the file that runs (the same path) starts in the state it was in, and each template use
+    /// in its own, when the file still has that state.
     public static func install(_ document: SceneDocument, keeping kept: [String: BindingValue] = [:],
                                in runtime: Runtime) throws {
         var settings = FileScene.Settings(document: document, bindingValues: kept)
         if let running = runtime.scene as? FileScene, running.document.file == document.file {
             settings.state = running.currentState
+            settings.useStates = running.useStates
         }
         try runtime.install(FileScene.self, settings: settings)
         if let background = document.background { runtime.background = background }

@@ -84,11 +84,11 @@ struct SceneFileExpressionTests {
     func totalOverHostileValues() throws {
         let source = "$a * $b * $a / ($b - $a) + $a % $b - round($b, 10) * 1e7"
         let expression = try SceneExpression(source, bindings: ["a": .number(0), "b": .number(0)])
-        var generator = SplitMix64(seed: 30)
+        var numbers = SeededNumbers(state: 30)
         let extremes = [0, 1e7, -1e7, 1e-300, -0.0, 3, 1e7 - 1]
         for _ in 0..<2000 {
-            let a = Bool.random(using: &generator) ? extremes.randomElement(using: &generator)! : Double.random(in: -1e7...1e7, using: &generator)
-            let b = Bool.random(using: &generator) ? extremes.randomElement(using: &generator)! : Double.random(in: -1e7...1e7, using: &generator)
+            let a = numbers.pick(2) == 0 ? extremes[numbers.pick(extremes.count)] : numbers.next(-1e7, 1e7)
+            let b = numbers.pick(2) == 0 ? extremes[numbers.pick(extremes.count)] : numbers.next(-1e7, 1e7)
             let v = expression.number { $0 == "a" ? .number(a) : .number(b) }
             #expect(v.isFinite && abs(v) <= 1e7, "a \(a), b \(b): \(v)")
         }
@@ -205,18 +205,5 @@ struct SceneFileExpressionTests {
         let scene = try runtime.install(FileScene.self, settings: FileScene.Settings(document: try SceneFileFixture.compile(yaml)))
         try scene.setBinding("s", to: .string(String(repeating: "x", count: 128)))       // 256 × 256 bytes: the limit
         #expect(throws: ConfigError.self) { try scene.setBinding("s", to: .string(String(repeating: "x", count: 129))) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the property test above.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
