@@ -131,13 +131,7 @@ final class ControlPort: LoopSource {
         case "get-bindings":
             guard let scene = runtime.scene as? any ControllableScene else { return failure("the running scene is not a scene file: it has no bindings") }
             var values: [String: ControlValue] = [:]
-            for (name, value) in scene.bindingValues {
-                switch value {
-                case .number(let n): values[name] = .number(n)
-                case .string(let s): values[name] = .string(s)
-                case .color(let c): values[name] = .string(c.hexString)
-                }
-            }
+            for (name, value) in scene.bindingValues { values[name] = Self.controlValue(value) }
             return success(["bindings": .object(values), "state": scene.currentState.map(ControlValue.string) ?? .null])
         case "set-binding":
             return setBinding(request)
@@ -219,8 +213,14 @@ final class ControlPort: LoopSource {
         case (.color, .string(let s)?):
             guard let color = try? Color(hex: s) else { return failure("'\(Escaped(s))' is not a colour (#RRGGBB or #RRGGBBAA)") }
             value = .color(color)
+        case (.list, .array(let items)?):
+            switch Self.listItems(items, name) {
+            case .success(let list): value = .list(list)
+            case .failure(let reason): return failure(reason.text)
+            }
         default:
-            return failure("'\(name)' is a \(current.kindName) binding: `value` must be \(current.kindName == "number" ? "a number" : current.kindName == "colour" ? "a colour string \"#RRGGBB\"" : "a string")")
+            let wanted = ["number": "a number", "colour": "a colour string \"#RRGGBB\"", "list": "a list of objects"][current.kindName] ?? "a string"
+            return failure("'\(name)' is a \(current.kindName) binding: `value` must be \(wanted)")
         }
         do {
             try scene.setBinding(name, to: value)
@@ -228,6 +228,46 @@ final class ControlPort: LoopSource {
             return failure(error.reason)
         }
         return success(["name": .string(name)])
+    }
+
+    /// Why a list value was refused.
+    struct ListRefusal: Error {
+        var text: String
+    }
+
+    /// A list binding's items from JSON: at most `ListLimits.items` objects, each of at most
+    /// `ListLimits.fields` fields that are numbers within ±10⁷ or strings of at most
+    /// `ListLimits.textBytes` bytes (the scene checks them against its rows' parameters).
+    static func listItems(_ items: [ControlValue], _ name: String) -> Result<[[String: BindingValue]], ListRefusal> {
+        typealias Limits = BindingValue.ListLimits
+        guard items.count <= Limits.items else { return .failure(ListRefusal(text: "'\(name)' holds at most \(Limits.items) items")) }
+        var list: [[String: BindingValue]] = []
+        list.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            guard case .object(let fields) = item else { return .failure(ListRefusal(text: "\(name)[\(i)] is not an object of fields")) }
+            guard fields.count <= Limits.fields else { return .failure(ListRefusal(text: "\(name)[\(i)] has more than \(Limits.fields) fields")) }
+            var record: [String: BindingValue] = [:]
+            for (key, field) in fields {
+                switch field {
+                case .number(let n) where n.isFinite && abs(n) <= 1e7: record[key] = .number(n)
+                case .string(let s) where s.utf8.count <= Limits.textBytes: record[key] = .string(s)
+                default:
+                    return .failure(ListRefusal(text: "\(name)[\(i)].\(Escaped(key)) is a number within ±10⁷ or text of at most \(Limits.textBytes) bytes"))
+                }
+            }
+            list.append(record)
+        }
+        return .success(list)
+    }
+
+    /// A list item's field as JSON (a colour as its "#RRGGBB" text).
+    static func controlValue(_ field: BindingValue) -> ControlValue {
+        switch field {
+        case .number(let n): return .number(n)
+        case .string(let s): return .string(s)
+        case .color(let c): return .string(c.hexString)
+        case .list(let items): return .array(items.map { .object($0.mapValues(controlValue)) })
+        }
     }
 
     private func setBlanked(_ blanked: Bool) -> ControlValue {

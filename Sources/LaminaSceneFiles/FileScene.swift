@@ -72,6 +72,10 @@ public final class FileScene: ControllableScene {
     /// by layer name when named; kept while the scene runs.
     private(set) var buttons: [String: Button] = [:]
     private var controls: [AnyObject] = []
+    /// The file's list layers' rows (each `ListView` holds its data source weakly).
+    private(set) var listRows: [ListRows] = []
+    /// The file's lists, by layer name when named.
+    private(set) var lists: [String: ListView] = [:]
     /// What shows each number binding a control follows (a slider's thumb, a progress's fill).
     private var controlBindings: [String: [(Double) -> Void]] = [:]
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
@@ -145,28 +149,41 @@ public final class FileScene: ControllableScene {
 
     // MARK: Building
 
-    private func build(_ spec: LayerSpec) -> Layer {
+    /// Builds `spec`'s layer tree. A list row's layers (`row` given) are not named in the
+    /// scene, and what follows a binding or an item's field is kept in `row`, shown again for
+    /// each item the row shows.
+    func build(_ spec: LayerSpec, row: RowBindings? = nil) -> Layer {
         let scroll = spec.kind == .scroll ? ScrollView(context: context, size: .zero) : nil
+        let list = spec.kind == .list ? makeList(spec) : nil
         let control = spec.kind.isControl ? makeControl(spec) : nil
-        let layer = scroll?.layer ?? control ?? spec.kind.makeLayer()
+        let layer = scroll?.layer ?? list?.layer ?? control ?? spec.kind.makeLayer()
         layer.name = spec.name
-        if let name = spec.name { layers[name] = layer }
+        if row == nil, let name = spec.name { layers[name] = layer }
         if let scroll {
             if let name = spec.name { scrollViews[name] = scroll } else { unnamedScrollViews.append(scroll) }
         }
+        let lookup: (String) -> BindingValue? = row?.lookup ?? { self.bindingValues[$0] }
         for setup in spec.setup { apply(setup, to: layer) }
-        for (keyPath, value) in spec.properties where control == nil || keyPath != "bounds" {   // a control's size is its own
-            for name in Set(value.bindingNames) { propertyBindings[name, default: []].append((layer, keyPath, value)) }
-            layer.setValue(resolve(value), forKeyPath: keyPath)
+        for (keyPath, value) in spec.properties where (control == nil && list == nil) || keyPath != "bounds" {   // a control's size is its own
+            if let row {
+                if !value.bindingNames.isEmpty { row.properties.append((layer, keyPath, value)) }
+            } else {
+                for name in Set(value.bindingNames) { propertyBindings[name, default: []].append((layer, keyPath, value)) }
+            }
+            layer.setValue(resolve(value, lookup), forKeyPath: keyPath)
         }
         if let text = spec.text, let textLayer = layer as? TextLayer {
-            for name in text.bindingNames { textBindings[name, default: []].append((textLayer, text)) }
-            textLayer.string = text.text { bindingValues[$0] }
+            if let row {
+                row.texts.append((textLayer, text))
+            } else {
+                for name in text.bindingNames { textBindings[name, default: []].append((textLayer, text)) }
+            }
+            textLayer.string = text.text(lookup)
         }
         let content = scroll?.contentLayer ?? layer
         var built: [(Layer, LayerSpec)] = []
         for sub in spec.sublayers {
-            let child = build(sub)
+            let child = build(sub, row: row)
             content.addSublayer(child)
             built.append((child, sub))
         }
@@ -248,6 +265,30 @@ public final class FileScene: ControllableScene {
         }
     }
 
+    /// The list a `list` layer is: as large as its `bounds`, its rows built from its row
+    /// template for the items of its binding; a tap on a row publishes a `select` control
+    /// event with the row's index.
+    private func makeList(_ spec: LayerSpec) -> ListView? {
+        guard let row = spec.listRow else { return nil }
+        var size = Size(width: 300, height: 300), rowHeight = 60.0, binding = ""
+        for case let (keyPath, .literal(.rect(r))) in spec.properties where keyPath == "bounds" { size = r.size }
+        for entry in spec.setup {
+            if case .rowHeight(let h) = entry { rowHeight = h }
+            if case .listItems(let b) = entry { binding = b }
+        }
+        let list = ListView(context: context, size: size, rowHeight: rowHeight)
+        let rows = ListRows(scene: self, list: list, row: row, binding: binding)
+        list.dataSource = rows
+        let name = spec.name ?? ""
+        list.onSelect = { [weak self] _, index in
+            self?.context.publish("control", ["layer": .string(name), "action": .string("select"), "value": .number(Double(index))])
+        }
+        listRows.append(rows)
+        if let n = spec.name { lists[n] = list }
+        rows.reload()
+        return list
+    }
+
     /// Makes `container` a stack or a grid of `items` (already its sublayers), each as long as
     /// its `layoutSize` says in a stack; a sublayer that is a layout itself is laid out again
     /// for the size it gets.
@@ -322,6 +363,7 @@ public final class FileScene: ControllableScene {
         case .contentSize, .paging, .bounces, .decelerationRate, .showsIndicators: break   // `configure(_:_:)`
         case .title, .buttonStyle, .progressStyle, .enabled, .on, .range, .step, .indeterminate, .controlBinding:
             break                                                                        // `makeControl(_:)`
+        case .listItems, .listRowTemplate, .rowHeight: break                            // `makeList(_:)`
         }
     }
 
@@ -341,17 +383,20 @@ public final class FileScene: ControllableScene {
         }
     }
 
-    private func resolve(_ value: ValueSpec) -> AnimatableValue {
+    func resolve(_ value: ValueSpec) -> AnimatableValue { resolve(value) { bindingValues[$0] } }
+
+    /// `value` with bindings (and a list row's fields) read through `lookup`.
+    func resolve(_ value: ValueSpec, _ lookup: (String) -> BindingValue?) -> AnimatableValue {
         switch value {
         case .literal(let v): return v
         case .binding(let name):
-            switch bindingValues[name] {
+            switch lookup(name) {
             case .number(let v)?: return .scalar(v)
             case .color(let c)?: return .color(c)
             default: preconditionFailure("binding \(name) was checked to be a number or colour")
             }
         case .expression(let expression):
-            switch expression.evaluate({ bindingValues[$0] }) {
+            switch expression.evaluate(lookup) {
             case .number(let v): return .scalar(SceneExpression.clamped(v))
             case .colour(let c): return .color(c)
             case .boolean(let b): return .bool(b)
@@ -362,9 +407,9 @@ public final class FileScene: ControllableScene {
                 switch part {
                 case .number(let x): return x
                 case .binding(let name):
-                    guard case .number(let v)? = bindingValues[name] else { preconditionFailure("binding \(name) was checked to be a number") }
+                    guard case .number(let v)? = lookup(name) else { preconditionFailure("binding \(name) was checked to be a number") }
                     return v
-                case .expression(let e): return e.number { bindingValues[$0] }
+                case .expression(let e): return e.number(lookup)
                 }
             }
             switch sample {
@@ -391,7 +436,18 @@ public final class FileScene: ControllableScene {
         if case .string = value {
             try document.checkTextBudget({ $0 == name ? value : bindingValues[$0] }, field: "bindings.\(name)")
         }
+        var value = value
+        if case .list(let items) = value {
+            for rows in listRows where rows.binding == name {
+                do {
+                    value = .list(try rows.row.convert(items))
+                } catch {
+                    throw ConfigError(file: document.file, field: "bindings.\(name)", reason: error.reason)
+                }
+            }
+        }
         bindingValues[name] = value
+        for rows in listRows where rows.binding == name || rows.reads.contains(name) { rows.reload() }
         for (layer, keyPath, spec) in propertyBindings[name] ?? [] { layer.setValue(resolve(spec), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
         if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }

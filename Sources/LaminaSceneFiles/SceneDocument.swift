@@ -95,7 +95,7 @@ enum ComponentSpec {
 /// One layer to build.
 struct LayerSpec {
     enum Kind: String, CaseIterable {
-        case layer, shape, text, gradient, replicator, transform, scroll, button, toggle, slider, progress
+        case layer, shape, text, gradient, replicator, transform, scroll, list, button, toggle, slider, progress
 
         /// The kinds that are controls (`LaminaWidgets`): their `bounds` gives the control's size.
         var isControl: Bool { [.button, .toggle, .slider, .progress].contains(self) }
@@ -118,6 +118,8 @@ struct LayerSpec {
     var layout: LayoutSpec? = nil
     /// Its length in its superlayer's stack (`layoutSize:`), when given.
     var layoutSize: ItemSize? = nil
+    /// A `list` layer's row, built for each row on screen.
+    var listRow: ListRowSpec? = nil
 
     var count: Int { sublayers.reduce(1) { $0 + $1.count } }
 
@@ -177,9 +179,24 @@ struct SceneCost {
         }
     }
 
-    private mutating func add(_ layer: LayerSpec, copies: Int) {
-        // A scroll layer also draws its content layer and two indicators; a control, its parts.
-        drawnLayers = Self.sum(drawnLayers, Self.product(copies, layer.kind == .scroll || layer.kind.isControl ? 4 : 1))
+    /// Rows a list layer has on screen at most: its viewport's height over the row height,
+    /// and one row cut at each edge.
+    static func rowsOnScreen(_ layer: LayerSpec) -> Int {
+        var height = 300.0, rowHeight = 60.0
+        for case let (keyPath, .literal(.rect(r))) in layer.properties where keyPath == "bounds" { height = r.height }
+        for case .rowHeight(let h) in layer.setup { rowHeight = h }
+        return Int((height / rowHeight).rounded(.up)) + 2
+    }
+
+    private mutating func add(_ layer: LayerSpec, copies: Int, fields: Set<String> = []) {
+        // A scroll layer or a list also draws its content layer and two indicators; a control, its parts.
+        let parts = layer.kind == .scroll || layer.kind == .list || layer.kind.isControl ? 4 : 1
+        drawnLayers = Self.sum(drawnLayers, Self.product(copies, parts))
+        if let row = layer.listRow {
+            // Each row on screen is the row template built once more; an item's text field
+            // shows at most `ListLimits.textBytes`.
+            add(row.layer, copies: Self.product(copies, Self.rowsOnScreen(layer)), fields: Set(row.fields.keys))
+        }
         if Self.castsShadow(layer, named: shadowedNames) { shadowedLayers = Self.sum(shadowedLayers, copies) }
         // A toggle's knob and a slider's thumb cast a shadow of their own.
         if layer.kind == .toggle || layer.kind == .slider { shadowedLayers = Self.sum(shadowedLayers, copies) }
@@ -189,12 +206,14 @@ struct SceneCost {
         for part in layer.text?.parts ?? [] {
             switch part {
             case .literal(let text): literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, text.utf8.count))
+            case .binding(let name) where fields.contains(name):
+                literalTextBytes = Self.sum(literalTextBytes, Self.product(copies, BindingValue.ListLimits.textBytes))
             case .binding(let name): textUses[name] = Self.sum(textUses[name] ?? 0, copies)
             case .expression(let e): textExpressions.append((e, copies))
             }
         }
         let inner = Self.product(copies, layer.kind == .replicator ? layer.instanceCount : 1)
-        for sublayer in layer.sublayers { add(sublayer, copies: inner) }
+        for sublayer in layer.sublayers { add(sublayer, copies: inner, fields: fields) }
     }
 
     /// Bytes of text shown when the bindings have `value`s.
@@ -253,6 +272,62 @@ enum LayerSetup {
     case indeterminate(Bool)
     /// The number binding a toggle, slider or progress shows and sets.
     case controlBinding(String)
+    /// A list layer's items: the list binding's name.
+    case listItems(String)
+    /// A list layer's row template, by name (compiled into `LayerSpec.listRow`).
+    case listRowTemplate(String)
+    case rowHeight(Double)
+}
+
+/// A list layer's row: its template compiled once, with each parameter read as a binding
+/// that an item's field of that name gives (`$title`, `{title}`). A class: a layer spec holds
+/// it and it holds a layer spec.
+final class ListRowSpec {
+    /// The template's name.
+    let template: String
+    /// Each field's kind and its value when an item leaves it out: the parameters' defaults.
+    let fields: [String: BindingValue]
+    /// The row's layer tree.
+    let layer: LayerSpec
+
+    init(template: String, fields: [String: BindingValue], layer: LayerSpec) {
+        self.template = template
+        self.fields = fields
+        self.layer = layer
+    }
+
+    /// `items` checked against the fields and made their kinds: a number field takes a
+    /// number, a colour field a "#RRGGBB" string, a text field a string; a field the row has
+    /// no parameter for is refused. Throws the reason, naming the item and the field.
+    func convert(_ items: [[String: BindingValue]]) throws(ListItemRefusal) -> [[String: BindingValue]] {
+        var result: [[String: BindingValue]] = []
+        result.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            var record: [String: BindingValue] = [:]
+            for (key, value) in item {
+                guard let kind = fields[key] else {
+                    throw ListItemRefusal(reason: "item \(i) has a field '\(Escaped(key))' that row template '\(template)' has no parameter for (parameters: \(fields.keys.sorted().joined(separator: ", ")))")
+                }
+                switch (kind, value) {
+                case (.number, .number), (.string, .string), (.color, .color): record[key] = value
+                case (.color, .string(let text)):
+                    guard let colour = try? Color(hex: text) else {
+                        throw ListItemRefusal(reason: "item \(i).\(key): '\(Escaped(text))' is not a colour")
+                    }
+                    record[key] = .color(colour)
+                default:
+                    throw ListItemRefusal(reason: "item \(i).\(key) is a \(value.kindName); the row's parameter is a \(kind.kindName)")
+                }
+            }
+            result.append(record)
+        }
+        return result
+    }
+}
+
+/// Why a list binding's items do not fit its rows.
+struct ListItemRefusal: Error {
+    var reason: String
 }
 
 /// A layer's `layout:`: a stack or a grid of its sublayers (`StackLayout`, `GridLayout`).

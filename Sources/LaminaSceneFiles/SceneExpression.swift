@@ -97,6 +97,7 @@ struct SceneExpression {
             case .number(let v)?: return .number(v)
             case .string(let s)?: return .text(s)
             case .color(let c)?: return .colour(c)
+            case .list(let items)?: return .number(Double(items.count))      // a list reads as its length
             case nil: return .number(0)
             }
         case .negate(let a): return .number(-number(a, value))
@@ -399,7 +400,7 @@ extension SceneExpression {
                 }
                 if !names.contains(name) { names.append(name) }
                 switch binding {
-                case .number: return (.binding(name), .number)
+                case .number, .list: return (.binding(name), .number)
                 case .string: return (.binding(name), .text)
                 case .color: return (.binding(name), .colour)
                 }

@@ -11,7 +11,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer()
         case .replicator: return ReplicatorLayer()
         case .transform: return TransformLayer()
-        case .scroll: return Layer()               // the viewport; `FileScene` makes it a `ScrollView`'s
+        case .scroll, .list: return Layer()        // the viewport; `FileScene` makes it a `ScrollView`'s or a `ListView`'s
         case .button, .toggle, .slider, .progress: return Layer()   // `FileScene` makes the control
         }
     }
@@ -24,7 +24,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer.self
         case .replicator: return ReplicatorLayer.self
         case .transform: return TransformLayer.self
-        case .scroll, .button, .toggle, .slider, .progress: return Layer.self
+        case .scroll, .list, .button, .toggle, .slider, .progress: return Layer.self
         }
     }
 
@@ -38,6 +38,7 @@ extension LayerSpec.Kind {
         case .gradient: return common + ["colors", "locations", "type"]
         case .replicator: return common + ["instanceCount"]
         case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
+        case .list: return ["items", "row", "rowHeight"]
         case .button: return ["title", "style", "enabled"]
         case .toggle: return ["on", "enabled", "binding"]
         case .slider: return ["range", "step", "enabled", "binding"]
@@ -81,7 +82,7 @@ extension SceneFileCompiler {
         }
         let kind = try fields.take("kind").map { k throws(ConfigError) in try values.choice(k, fields.path("kind"), LayerSpec.Kind.allCases) } ?? .layer
         var name: String?
-        if let n = fields.take("name") {
+        if let n = fields.take("name"), registersNames {
             let written = try values.string(n, fields.path("name"), maxLength: Limits.nameBytes)
             guard Self.isName(written) else { throw fields.error(n, "name", Self.nameRule) }
             let full = namePrefix + written
@@ -124,7 +125,8 @@ extension SceneFileCompiler {
                                                 depth: depth + 1, templateDepth: templateDepth))
             }
         }
-        if kind.isControl || kind == .scroll, let n = fields["bounds"] {
+        if kind == .list { spec.listRow = try listRow(of: spec, node, elementPath, depth: depth) }
+        if kind.isControl || kind == .scroll || kind == .list, let n = fields["bounds"] {
             // A control draws its parts at the size it is given: kept within what a screen shows.
             guard case .literal(.rect(let r))? = spec.properties.first(where: { $0.keyPath == "bounds" })?.value,
                   r.width <= Double(Limits.controlSide), r.height <= Double(Limits.controlSide) else {
@@ -419,6 +421,17 @@ extension SceneFileCompiler {
                                                                                 : "binding '\(Escaped(name))' is not a number")
             }
             return .controlBinding(name)
+        case "items":
+            guard let name = SceneValueReader.bindingReference(node) else {
+                throw SceneFields.error(file, node, path, "a list's items are a list binding: `items: $orders`")
+            }
+            guard case .list? = bindings[name] else {
+                throw SceneFields.error(file, node, path, bindings[name] == nil ? "no binding is named '\(Escaped(name))'"
+                                                                                : "binding '\(Escaped(name))' is not a list")
+            }
+            return .listItems(name)
+        case "row": return .listRowTemplate(try values.string(node, path, maxLength: Limits.nameBytes))
+        case "rowHeight": return .rowHeight(try values.number(node, path, in: 8...Double(Limits.controlSide)))
         case "paging": return .paging(try values.bool(node, path))
         case "bounces": return .bounces(try values.bool(node, path))
         case "indicators": return .showsIndicators(try values.bool(node, path))

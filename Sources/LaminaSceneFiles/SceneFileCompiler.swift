@@ -92,6 +92,12 @@ struct SceneFileCompiler {
     var expandedBytes = 0
     /// Template uses whose states and gestures are still to compile.
     var pendingUses: [PendingUse] = []
+    /// False while a list's row template compiles: its layers are built once per row on
+    /// screen, so their names (ignored) address none of them.
+    var registersNames = true
+    /// Each list binding's items as the file writes them, read when a list layer gives
+    /// them their row's kinds.
+    var listNodes: [String: SceneNode] = [:]
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
                                "transitions", "animations", "animators", "gestures"]
@@ -155,6 +161,7 @@ struct SceneFileCompiler {
             gestures = try readGestures(node, states: states, animations: animations, animators: animators)
         }
         try top.rejectUnknown(known: Self.topLevelKeys)
+        for (i, binding) in declared.enumerated() { if case .list = binding.value { declared[i].value = bindings[binding.name]! } }
         var useStates: [String: StateMachine] = [:]
         for use in pendingUses {
             let machine = try readBehaviour(of: use, animations: animations, animators: animators, gestures: &gestures)
@@ -181,7 +188,7 @@ struct SceneFileCompiler {
 
     // MARK: Bindings and templates
 
-    private func readBindings(_ node: SceneNode) throws(ConfigError) -> [SceneDocument.Binding] {
+    private mutating func readBindings(_ node: SceneNode) throws(ConfigError) -> [SceneDocument.Binding] {
         var fields = try SceneFields(node, path: "bindings", file: file)
         guard fields.keys.count <= Limits.bindings else {
             throw fields.error(node, nil, "more than \(Limits.bindings) bindings")
@@ -193,19 +200,20 @@ struct SceneFileCompiler {
             guard Self.isName(name) else { throw fields.error(fields.keyNode(name)!, name, Self.nameRule) }
             var typed = try SceneFields(value, path: path, file: file)
             guard typed.keys.count == 1, let kind = typed.keys.first else {
-                throw fields.error(value, name, "a binding is one of {number: 0}, {string: \"text\"}, {colour: \"#RRGGBB\"}")
+                throw fields.error(value, name, "a binding is one of {number: 0}, {string: \"text\"}, {colour: \"#RRGGBB\"}, {list: [{field: value}, ...]}")
             }
             let v = typed.take(kind)!
             switch kind {
             case "number": result.append(.init(name: name, value: .number(try values.number(v, path + ".number"))))
             case "string", "text": result.append(.init(name: name, value: .string(try values.string(v, path + "." + kind))))
+            case "list": result.append(.init(name: name, value: .list(try listItems(v, path + ".list", name: name))))
             case "colour", "color":
                 guard let c = try values.color(v, path + "." + kind) else {
                     throw fields.error(v, name, "a colour binding needs a colour, not none")
                 }
                 result.append(.init(name: name, value: .color(c)))
             default:
-                throw fields.error(typed.keyNode(kind)!, name, "a binding's kind is number, string or colour, not '\(Escaped(kind))'")
+                throw fields.error(typed.keyNode(kind)!, name, "a binding's kind is number, string, colour or list, not '\(Escaped(kind))'")
             }
         }
         return result

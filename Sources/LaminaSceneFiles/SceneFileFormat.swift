@@ -37,6 +37,10 @@ public enum SceneFileFormat {
         case bindingName
         /// `[minimum, maximum]`, rising.
         case range
+        /// `$name` of a list binding the file declares (a list's `items`).
+        case listBinding
+        /// The name of a template the file defines (a list's `row`).
+        case templateName
     }
 
     /// Layer kinds, as `kind:` writes them.
@@ -100,6 +104,9 @@ public enum SceneFileFormat {
         case "range": return .range
         case "step": return .number
         case "binding": return .bindingName
+        case "items": return .listBinding
+        case "row": return .templateName
+        case "rowHeight": return .number
         default: return nil
         }
     }

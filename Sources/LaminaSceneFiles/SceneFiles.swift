@@ -104,6 +104,9 @@ extension SceneDocument {
                 bindings[i].value = .string(try table.string(binding.name, default: s))
             case .color(let c):
                 bindings[i].value = .color(try table.color(binding.name, default: c))
+            case .list:
+                throw ConfigError(file: table.file, field: "bindings.\(binding.name)",
+                                  reason: "a list binding is given its items in the scene file or over the control socket (set-binding)")
             }
         }
         for key in table.keys where !bindings.contains(where: { $0.name == key }) {

@@ -70,7 +70,10 @@ public struct SceneFileGenerator {
         if choices.chance(30) { entries.append(("background", colour())) }
         if !hostile || choices.chance(60) {
             entries.append(("bindings", map([("b0", map([("number", number())])), ("b1", map([("string", text(depth: 0))])),
-                                            ("b2", map([("colour", scalar(choices.pick(["#FFF", "#3B82F6"])))]))])))
+                                            ("b2", map([("colour", scalar(choices.pick(["#FFF", "#3B82F6"])))])),
+                                            ("b3", map([("list", list((0..<choices.pick([0, 1, 3, 200])).map { i in
+                                                map([("p0", scalar(bad(5) ? "x" : "\(i)")), ("p1", scalar(choices.pick(["2", "#F80", "{b0}"])))])
+                                            }))]))])))
         }
         if choices.chance(50) { entries.append(("templates", makeTemplates())) }
         var layers: [SceneNode] = []
@@ -230,6 +233,8 @@ public struct SceneFileGenerator {
         case .image: return scalar(hostile ? choices.pick(Self.imageNames) : "small.png")
         case .bindingName: return scalar(bad(20) ? choices.pick(["b2", "nobody"]) : "b0")
         case .range: return bad(20) ? list([number(), number()]) : list([scalar("0"), scalar(choices.pick(["1", "100"]))])
+        case .listBinding: return scalar(bad(20) ? choices.pick(["$b0", "$nobody", "b3"]) : "$b3")
+        case .templateName: return scalar(bad(10) || templates.isEmpty ? "nope" : choices.pick(templates.map(\.0)))
         }
     }
 

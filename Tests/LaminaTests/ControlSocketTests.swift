@@ -36,11 +36,11 @@ struct ControlSocketTests {
         let log = CapturedLog()
         var socketPath: String { folder + "/control" }
 
-        init() throws {
+        init(scene: String = ControlSocketTests.scene) throws {
             folder = try SceneFileFixture.folder()
             rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
             runtime = rig.makeRuntime(log: log)
-            let document = try SceneFileFixture.compile(ControlSocketTests.scene, in: folder)
+            let document = try SceneFileFixture.compile(scene, in: folder)
             try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
             try runtime.openControlSocket(path: folder + "/control")
             runtime.onSwitchScene = { [unowned runtime] name, done in
@@ -115,8 +115,10 @@ struct ControlSocketTests {
         }
     }
 
+    private func ask(_ rig: Rig, _ client: Client, _ request: String) -> [String: ControlValue] { Self.ask(rig, client, request) }
+
     /// Sends `request` and returns the reply after one turn.
-    private func ask(_ rig: Rig, _ client: Client, _ request: String) -> [String: ControlValue] {
+    static func ask(_ rig: Rig, _ client: Client, _ request: String) -> [String: ControlValue] {
         client.send(request + "\n")
         rig.turn()
         return client.lines().last { $0.object?["event"] == nil }?.object ?? [:]
