@@ -165,8 +165,11 @@ public final class StackLayout: LayoutContainer {
         }
         withoutActions {
             for (i, item) in shown.enumerated() {
+                // An item keeps its own size across unless filling: shrunk to a stack not yet
+                // sized (a nested stack is laid out before its outer one sizes it), it would
+                // keep the shrunk size for good. A larger item overflows, aligned the same way.
                 let own = horizontal ? item.layer.bounds.height : item.layer.bounds.width
-                let across = alignment == .fill ? cross : min(own, cross)
+                let across = alignment == .fill ? cross : own
                 let crossStart = horizontal ? inner.minY : inner.minX
                 let offset: Double
                 switch alignment {

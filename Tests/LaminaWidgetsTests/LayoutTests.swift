@@ -64,6 +64,22 @@ struct LayoutTests {
         #expect(x.frame == Rect(x: 0, y: 0, width: 100, height: 150) && y.frame == Rect(x: 100, y: 0, width: 100, height: 150))
     }
 
+    @Test("an item keeps its own size across a stack that is not filling, even laid out before the stack had a size (a nested row built first)")
+    func itemsKeepTheirSizeAcross() {
+        let row = StackLayout(axis: .horizontal, alignment: .center)           // zero-sized, as a scene file builds it
+        let label = box(100, 40), control = box(200, 48)
+        row.add(label)
+        row.add(control)
+        let column = StackLayout(axis: .vertical, size: Size(width: 400, height: 300), alignment: .fill)
+        column.add(row, size: .fixed(64))
+        #expect(label.frame == Rect(x: 0, y: 12, width: 100, height: 40))
+        #expect(control.frame == Rect(x: 100, y: 8, width: 200, height: 48))
+        // Larger than the stack: it overflows, centred, at its own size.
+        let tall = box(10, 100)
+        row.add(tall)
+        #expect(tall.frame == Rect(x: 300, y: -18, width: 10, height: 100))
+    }
+
     @Test("a grid: equal columns with spacing, rows as tall as their tallest item or a fixed height, cells filled or centred")
     func grid() {
         let grid = GridLayout(columns: 3, size: Size(width: 320, height: 400), spacing: Size(width: 10, height: 20),
