@@ -31,6 +31,13 @@ struct SceneFileGalleryTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
+    @Test("controls.yaml, driven by the Swift controls scene's demo touches, matches its golden (checked by eye: a drink marked, the slider at 3, to go on, the list flicked, the order confirmed on the card, the ring busy)")
+    func controlsSheet() throws {
+        let mismatch = try Golden.compare(try sheet("controls.yaml"),
+                                          to: GalleryTests.repository + "/Tests/LaminaTests/Golden/gallery/controls-file.png")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
     @Test("until the pan, spinner.yaml draws what the Swift spinner draws (colours rounded to 8 bits aside)")
     func spinnerTwin() throws {
         let document = try SceneFiles.load(path: GalleryTests.repository + "/configs/scenes/spinner.yaml")
