@@ -71,13 +71,15 @@ public final class FileScene: ControllableScene {
     /// The controls of the file's control layers (`button`, `toggle`, `slider`, `progress`),
     /// by layer name when named; kept while the scene runs.
     private(set) var buttons: [String: Button] = [:]
-    private var controls: [AnyObject] = []
+    private(set) var controls: [AnyObject] = []
     /// The file's list layers' rows (each `ListView` holds its data source weakly).
     private(set) var listRows: [ListRows] = []
     /// The file's lists, by layer name when named.
     private(set) var lists: [String: ListView] = [:]
     /// What shows each number binding a control follows (a slider's thumb, a progress's fill).
     private var controlBindings: [String: [(Double) -> Void]] = [:]
+    /// What shows each string binding a text box follows (its text).
+    private var textControlBindings: [String: [(String) -> Void]] = [:]
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
     var gestureState = GestureState()
@@ -201,6 +203,7 @@ public final class FileScene: ControllableScene {
         var binding: String?, enabled = true
         var title = "", buttonKind = Button.Kind.primary, progressStyle = ProgressView.Style.bar
         var on = false, range = 0.0...1.0, step: Double?, indeterminate = false
+        var placeholder = "", maximumLength = 256
         for entry in spec.setup {
             switch entry {
             case .controlBinding(let name): binding = name
@@ -212,6 +215,8 @@ public final class FileScene: ControllableScene {
             case .range(let r): range = r
             case .step(let s): step = s
             case .indeterminate(let i): indeterminate = i
+            case .placeholder(let p): placeholder = p
+            case .maximumLength(let n): maximumLength = n
             default: break
             }
         }
@@ -219,11 +224,12 @@ public final class FileScene: ControllableScene {
         let bound: Double? = binding.flatMap { if case .number(let v)? = bindingValues[$0] { v } else { nil } }
         // The controls keep these closures, and the scene keeps the controls: they hold the
         // scene weakly, so nothing keeps the scene (and the runtime its context names) alive.
-        let publish: (String, Double?) -> Void = { [weak self] event, value in
+        let publishValue: (String, ControlValue?) -> Void = { [weak self] event, value in
             var fields: [String: ControlValue] = ["layer": .string(name), "action": .string(event)]
-            if let value { fields["value"] = .number(value) }
+            if let value { fields["value"] = value }
             self?.context.publish("control", fields)
         }
+        let publish: (String, Double?) -> Void = { event, value in publishValue(event, value.map(ControlValue.number)) }
         let set: (Double) -> Void = { [weak self] value in
             guard let self, let binding else { return }
             try? self.setBinding(binding, to: .number(value))
@@ -256,6 +262,24 @@ public final class FileScene: ControllableScene {
             if let binding { controlBindings[binding, default: []].append { [weak slider] v in if slider?.isTracking == false { slider?.value = v } } }
             controls.append(slider)
             return slider.layer
+        case .textbox:
+            let text: String = binding.flatMap { if case .string(let s)? = bindingValues[$0] { s } else { nil } } ?? ""
+            let box = TextBox(context: context, width: size?.width ?? 400, text: text, placeholder: placeholder,
+                              maximumLength: maximumLength)
+            box.field.onChange = { [weak self] field in
+                // Typing sets the binding, so what shows it follows; text past the scene's
+                // text budget is kept in the box alone.
+                guard let self, let binding else { return }
+                try? self.setBinding(binding, to: .string(field.text))
+            }
+            box.field.onCommit = { field in publishValue("commit", .string(field.text)) }
+            if let binding {
+                textControlBindings[binding, default: []].append { [weak box] s in
+                    if let box, box.field.text != s { box.field.text = s }
+                }
+            }
+            controls.append(box)
+            return box.layer
         default:
             let progress = ProgressView(style: progressStyle, size: size ?? Size(width: 300, height: 12), progress: bound ?? 0)
             progress.isIndeterminate = indeterminate
@@ -364,6 +388,7 @@ public final class FileScene: ControllableScene {
         case .title, .buttonStyle, .progressStyle, .enabled, .on, .range, .step, .indeterminate, .controlBinding:
             break                                                                        // `makeControl(_:)`
         case .listItems, .listRowTemplate, .rowHeight: break                            // `makeList(_:)`
+        case .placeholder, .maximumLength: break                                         // `makeControl(_:)`
         }
     }
 
@@ -451,6 +476,7 @@ public final class FileScene: ControllableScene {
         for (layer, keyPath, spec) in propertyBindings[name] ?? [] { layer.setValue(resolve(spec), forKeyPath: keyPath) }
         for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
         if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }
+        if case .string(let s) = value { for follow in textControlBindings[name] ?? [] { follow(s) } }
         if propertyBindings[name] != nil { layOutAgain() }
     }
 

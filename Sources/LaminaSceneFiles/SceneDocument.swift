@@ -95,10 +95,10 @@ enum ComponentSpec {
 /// One layer to build.
 struct LayerSpec {
     enum Kind: String, CaseIterable {
-        case layer, shape, text, gradient, replicator, transform, scroll, list, button, toggle, slider, progress
+        case layer, shape, text, gradient, replicator, transform, scroll, list, button, toggle, slider, progress, textbox
 
         /// The kinds that are controls (`LaminaWidgets`): their `bounds` gives the control's size.
-        var isControl: Bool { [.button, .toggle, .slider, .progress].contains(self) }
+        var isControl: Bool { [.button, .toggle, .slider, .progress, .textbox].contains(self) }
     }
 
     var kind: Kind
@@ -277,6 +277,10 @@ enum LayerSetup {
     /// A list layer's row template, by name (compiled into `LayerSpec.listRow`).
     case listRowTemplate(String)
     case rowHeight(Double)
+    /// A text box's placeholder.
+    case placeholder(String)
+    /// A text box's longest text, in characters.
+    case maximumLength(Int)
 }
 
 /// A list layer's row: its template compiled once, with each parameter read as a binding

@@ -12,7 +12,7 @@ extension LayerSpec.Kind {
         case .replicator: return ReplicatorLayer()
         case .transform: return TransformLayer()
         case .scroll, .list: return Layer()        // the viewport; `FileScene` makes it a `ScrollView`'s or a `ListView`'s
-        case .button, .toggle, .slider, .progress: return Layer()   // `FileScene` makes the control
+        case .button, .toggle, .slider, .progress, .textbox: return Layer()   // `FileScene` makes the control
         }
     }
 
@@ -24,7 +24,7 @@ extension LayerSpec.Kind {
         case .gradient: return GradientLayer.self
         case .replicator: return ReplicatorLayer.self
         case .transform: return TransformLayer.self
-        case .scroll, .list, .button, .toggle, .slider, .progress: return Layer.self
+        case .scroll, .list, .button, .toggle, .slider, .progress, .textbox: return Layer.self
         }
     }
 
@@ -43,6 +43,7 @@ extension LayerSpec.Kind {
         case .toggle: return ["on", "enabled", "binding"]
         case .slider: return ["range", "step", "enabled", "binding"]
         case .progress: return ["style", "indeterminate", "binding"]
+        case .textbox: return ["placeholder", "maxLength", "binding"]
         }
     }
 }
@@ -404,6 +405,15 @@ extension SceneFileCompiler {
             guard size.width >= 0, size.height >= 0 else { throw SceneFields.error(file, node, path, "a content size is not negative") }
             return .contentSize(size)
         case "title": return .title(try values.string(node, path, maxLength: 256))
+        case "placeholder": return .placeholder(try values.string(node, path, maxLength: 256))
+        case "maxLength": return .maximumLength(try values.integer(node, path, in: 1...BindingValue.ListLimits.textBytes * 16))
+        case "binding" where kind == .textbox:
+            let name = try values.string(node, path, maxLength: Limits.nameBytes)
+            guard case .string? = bindings[name] else {
+                throw SceneFields.error(file, node, path, bindings[name] == nil ? "no binding is named '\(Escaped(name))'"
+                                                                                : "binding '\(Escaped(name))' is not a string: a text box's binding is its text")
+            }
+            return .controlBinding(name)
         case "style" where kind == .button: return .buttonStyle(try values.choice(node, path, [Button.Kind.primary, .secondary, .plain]))
         case "style": return .progressStyle(try values.choice(node, path, [ProgressView.Style.bar, .ring]))
         case "enabled": return .enabled(try values.bool(node, path))

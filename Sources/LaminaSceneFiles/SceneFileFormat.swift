@@ -107,6 +107,8 @@ public enum SceneFileFormat {
         case "items": return .listBinding
         case "row": return .templateName
         case "rowHeight": return .number
+        case "placeholder": return .text
+        case "maxLength": return .wholeNumber(1...4096)
         default: return nil
         }
     }

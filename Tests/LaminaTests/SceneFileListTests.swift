@@ -159,6 +159,35 @@ struct SceneFileListTests {
         #expect(message.contains(fragment), "\(message)")
     }
 
+    @Test("a textbox layer is a text box whose text is its string binding both ways: typing sets it (and what shows it), setting it fills the box; Return publishes commit")
+    func textBox() throws {
+        let yaml = """
+            lamina: 1
+            bindings: {name: {string: "Ada"}}
+            layers:
+              - {name: who, kind: textbox, bounds: [0, 0, 300, 64], position: [200, 100], placeholder: Your name, maxLength: 8, binding: name}
+              - {name: greeting, kind: text, string: "Hello {name}", bounds: [0, 0, 300, 40], position: [200, 200]}
+            """
+        let (_, runtime, scene) = try start(yaml)
+        let box = try #require(scene.controls.compactMap { $0 as? TextBox }.first)
+        #expect(box.layer === scene.layer(named: "who") && box.layer.bounds.width == 300)
+        #expect(box.field.text == "Ada")
+        var events: [[String: ControlValue]] = []
+        runtime.onPublish = { kind, fields in if kind == "control" { events.append(fields) } }
+        box.field.focus()
+        box.field.apply(.insert("!"))
+        #expect(scene.bindingValues["name"] == .string("Ada!"))
+        #expect((scene.layer(named: "greeting") as? TextLayer)?.string == "Hello Ada!")
+        box.field.apply(.insert("123456789"))                       // maxLength: 8 characters
+        #expect(box.field.text.count <= 8)
+        box.field.apply(.commit)
+        #expect(events == [["layer": .string("who"), "action": .string("commit"), "value": .string(box.field.text)]])
+        try scene.setBinding("name", to: .string("Grace"))
+        #expect(box.field.text == "Grace")
+        let refused = SceneFileFixture.error(yaml.replacingOccurrences(of: "{name: {string: \"Ada\"}}", with: "{name: {number: 1}}")) ?? "accepted"
+        #expect(refused.contains("binding 'name' is not a string: a text box's binding is its text"), "\(refused)")
+    }
+
     @Test("over the control socket: set-binding takes a JSON list of objects, get-bindings gives it back, and bad lists are refused")
     func controlSocket() throws {
         let rig = try ControlSocketTests.Rig(scene: Self.orders)
