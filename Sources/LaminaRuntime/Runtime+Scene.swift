@@ -26,6 +26,7 @@ extension Runtime {
     public func removeScene() {
         scene?.tearDown()
         input.removeSceneHandlers()
+        screenSizeHandler = nil
         Transaction.begin()
         Transaction.disableActions = true
         for layer in tree.root.sublayers { layer.removeFromSuperlayer() }

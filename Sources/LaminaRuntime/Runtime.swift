@@ -92,6 +92,10 @@ public final class Runtime {
                             : Size(width: Double(display.height), height: Double(display.width))
     }
 
+    /// Told when `screenSize` changes (the rotation turned a quarter): the scene's own
+    /// handler (`SceneContext.onScreenSizeChange`), forgotten when it goes.
+    var screenSizeHandler: ((Size) -> Void)?
+
     /// Clockwise rotation of the picture on the panel (0, 90, 180, 270), drawn in software:
     /// the root layer takes the rotated size (`screenSize`) and turns onto the panel, so
     /// scenes lay out upright and hit testing of panel positions follows the same turn.
@@ -100,6 +104,7 @@ public final class Runtime {
             precondition([0, 90, 180, 270].contains(rotation), "rotation is 0, 90, 180 or 270")
             placeRoot()
             guard rotation != oldValue else { return }
+            if (rotation - oldValue) % 180 != 0 { screenSizeHandler?(screenSize) }   // turned a quarter: the scene lays out again
             input.cursor?.redraw()                           // the plane's arrow is turned with the picture
             if input.onScreenKeyboard != nil { input.dropOnScreenKeyboard() }   // laid out for the old width
         }

@@ -114,6 +114,13 @@ public final class SceneContext {
         runtime.input.keyboardFrameHandler = handler
     }
 
+    /// Calls `handler` with the new `screenSize` when it changes (a configuration reload turned
+    /// the picture a quarter: a portrait panel's rotation), so the scene lays out again for
+    /// it. One handler; the scene's, forgotten when it goes.
+    public func onScreenSizeChange(_ handler: @escaping (Size) -> Void) {
+        runtime.screenSizeHandler = handler
+    }
+
     /// The on-screen keyboard starts to move to `frame` (nil: away).
     package func keyboardMoved(to frame: Rect?) {
         runtime.input.keyboardMoved(to: frame)

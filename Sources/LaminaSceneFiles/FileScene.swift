@@ -107,6 +107,7 @@ public final class FileScene: ControllableScene {
                 bindingValues[binding.name] = binding.value
             }
         }
+        setBuiltInValues(screen: context.screenSize, keyboard: context.keyboardFrame)
         layers["root"] = context.rootLayer
         Transaction.begin()
         Transaction.disableActions = true                      // the file's values are where things start
@@ -144,6 +145,31 @@ public final class FileScene: ControllableScene {
             animators[animator.name] = PropertyAnimator(duration: animator.duration, curve: animator.curve, tree: context.layerTree)
         }
         for gesture in document.gestures { attach(gesture) }
+        // The built-in bindings follow the keyboard (with the implicit animation, as it slides)
+        // and the screen (at once).
+        context.onKeyboardFrameChange { [weak self] frame in
+            guard let self else { return }
+            self.setBuiltIn("keyboardHeight", frame?.height ?? 0)
+        }
+        context.onScreenSizeChange { [weak self] size in
+            guard let self else { return }
+            Transaction.begin()
+            Transaction.disableActions = true
+            self.setBuiltIn("screenWidth", size.width)
+            self.setBuiltIn("screenHeight", size.height)
+            Transaction.commit()
+        }
+    }
+
+    private func setBuiltInValues(screen: Size, keyboard: Rect?) {
+        bindingValues["screenWidth"] = .number(screen.width)
+        bindingValues["screenHeight"] = .number(screen.height)
+        bindingValues["keyboardHeight"] = .number(keyboard?.height ?? 0)
+    }
+
+    private func setBuiltIn(_ name: String, _ value: Double) {
+        guard bindingValues[name] != .number(value) else { return }
+        assign(name, .number(value))
     }
 
     /// The layer named `name` in the file (`root` for the scene's root).
@@ -458,6 +484,9 @@ public final class FileScene: ControllableScene {
         guard current.hasSameKind(as: value) else {
             throw ConfigError(file: document.file, field: "bindings.\(name)", reason: "the binding is a \(current.kindName), not a \(value.kindName)")
         }
+        if let builtIn = SceneDocument.builtInBindings.first(where: { $0.name == name }) {
+            throw ConfigError(file: document.file, field: "bindings.\(name)", reason: "'\(name)' is set by Lamina (\(builtIn.meaning))")
+        }
         if case .string = value {
             try document.checkTextBudget({ $0 == name ? value : bindingValues[$0] }, field: "bindings.\(name)")
         }
@@ -471,6 +500,11 @@ public final class FileScene: ControllableScene {
                 }
             }
         }
+        assign(name, value)
+    }
+
+    /// Gives binding `name` its new `value` (checked) and shows it everywhere it is read.
+    private func assign(_ name: String, _ value: BindingValue) {
         bindingValues[name] = value
         for rows in listRows where rows.binding == name || rows.reads.contains(name) { rows.reload() }
         for (layer, keyPath, spec) in propertyBindings[name] ?? [] { layer.setValue(resolve(spec), forKeyPath: keyPath) }

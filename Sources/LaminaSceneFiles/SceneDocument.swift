@@ -28,6 +28,14 @@ public struct SceneDocument {
     /// What touches do.
     var gestures: [GestureSpec]
 
+    /// Number bindings every scene file has, set by Lamina: the screen's size (which a
+    /// rotation turned a quarter changes) and the on-screen keyboard's height (0 while it is
+    /// away), so a file's layout can follow them (`bounds: [0, 0, "= $screenWidth - 120", 80]`).
+    public static let builtInBindings: [(name: String, meaning: String)] = [
+        ("screenWidth", "the screen's width"), ("screenHeight", "the screen's height"),
+        ("keyboardHeight", "the on-screen keyboard's height, 0 while it is away"),
+    ]
+
     /// The names of the states, sorted.
     public var stateNames: [String] { states.keys.sorted() }
     /// How many layers the scene builds (template uses and their insides counted).

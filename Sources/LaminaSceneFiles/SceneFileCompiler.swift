@@ -133,6 +133,12 @@ struct SceneFileCompiler {
         var declared: [SceneDocument.Binding] = []
         if let node = top.take("bindings") { declared = try readBindings(node) }
         for binding in declared { bindings[binding.name] = binding.value }
+        for (name, meaning) in SceneDocument.builtInBindings {
+            if bindings[name] != nil, let node = top.node["bindings"] {
+                throw SceneFields.error(file, node, "bindings.\(name)", "'\(name)' is set by Lamina (\(meaning)): a file reads it, never declares it")
+            }
+            bindings[name] = .number(0)
+        }
 
         if let node = top.take("templates") { try readTemplates(node) }
         var layers: [LayerSpec] = []

@@ -171,6 +171,41 @@ struct SceneFileExpressionTests {
         #expect((scene.layer(named: "two.caption") as? TextLayer)?.string == "0 free")
     }
 
+    @Test("screenWidth, screenHeight and keyboardHeight are bindings Lamina sets: a quarter turn lays the file out for the new size, the keyboard coming up lifts what reads it")
+    func builtInBindings() throws {
+        let yaml = """
+            lamina: 1
+            layers:
+              - name: bar
+                bounds: [0, 0, "= $screenWidth - 40", 60]
+                position: ["= $screenWidth / 2", "= $screenHeight - 30 - $keyboardHeight"]
+              - {name: size, kind: text, string: "{screenWidth}×{screenHeight}", bounds: [0, 0, 200, 30], position: [100, 15]}
+            """
+        let rig = try DummyDisplayRig(width: 800, height: 600, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        let scene = try runtime.install(FileScene.self, settings: FileScene.Settings(document: try SceneFileFixture.compile(yaml)))
+        let bar = try #require(scene.layer(named: "bar"))
+        #expect(bar.bounds.width == 760 && bar.position == Point(x: 400, y: 570))
+        #expect(runtime.run(untilSettled: true) == .settled)                   // shown once: changes animate
+        scene.context.keyboardMoved(to: Rect(x: 0, y: 350, width: 800, height: 250))
+        #expect(bar.position == Point(x: 400, y: 320))
+        runtime.run(exitAfter: rig.display.frameDuration * 3, untilSettled: false)
+        guard case .point(let shown)? = bar.presentationValue(forKeyPath: "position", at: rig.clock.now) else {
+            Issue.record("no position")
+            return
+        }
+        let lifting = shown.y
+        #expect(lifting < 570 && lifting > 320, "the lift is animated: \(lifting)")
+        scene.context.keyboardMoved(to: nil)
+        #expect(bar.position == Point(x: 400, y: 570))
+        runtime.rotation = 90
+        #expect(bar.bounds.width == 560 && bar.position == Point(x: 300, y: 770))
+        #expect((scene.layer(named: "size") as? TextLayer)?.string == "600×800")
+        #expect(throws: ConfigError.self) { try scene.setBinding("screenWidth", to: .number(5)) }
+        let declared = SceneFileFixture.error("lamina: 1\nbindings: {keyboardHeight: {number: 0}}\n") ?? "accepted"
+        #expect(declared.contains("'keyboardHeight' is set by Lamina"), "\(declared)")
+    }
+
     @Test("an expression of the wrong kind for its property, or where a list is needed, names the position",
           arguments: [
               ("opacity: \"= #FFFFFF\"", "scene.yaml:5:14: layers[0](box).opacity: the expression gives a colour; this needs a number"),
