@@ -1,3 +1,5 @@
+import LaminaWidgets
+
 extension FileScene {
     /// Puts the recognizer `gesture` describes on its layer.
     func attach(_ gesture: GestureSpec) {
@@ -47,14 +49,38 @@ extension FileScene {
 
     private func perform(_ action: GestureAction?, _ gesture: GestureSpec, publishing: Bool = true) {
         if publishing { context.publish("gesture", ["gesture": .string(gesture.kindName), "layer": .string(gesture.layer)]) }
+        if let action { act(action, owner: gesture.owner ?? "") }
+    }
+
+    /// Does what a gesture or a dialog's action says; states are `owner`'s (`""`: the scene's).
+    private func act(_ action: GestureAction, owner: String) {
         switch action {
-        case .goTo(let state)?: go(toState: state, owner: gesture.owner ?? "")
-        case .toggle(let a, let b)?: go(toState: state(of: gesture.owner ?? "") == a ? b : a, owner: gesture.owner ?? "")
-        case .run(let name)?:
+        case .goTo(let state): go(toState: state, owner: owner)
+        case .toggle(let a, let b): go(toState: state(of: owner) == a ? b : a, owner: owner)
+        case .run(let name):
             guard let named = document.animations[name], let layer = layers[named.layer] else { return }
             add(named.animation.starting(at: context.now), to: layer, key: name)
-        case nil: break
+        case .show(let name): show(dialog: name)
         }
+    }
+
+    /// Shows dialog `name` with its texts as the bindings have them now; an action dismisses
+    /// it, publishes a `choose` control event and does what it says.
+    func show(dialog name: String) {
+        guard let spec = document.dialogs[name], shownDialog == nil else { return }
+        let read: (String) -> BindingValue? = { [unowned self] in self.bindingValues[$0] }
+        let actions = spec.actions.map { action in
+            Dialog.Action(action.title, kind: action.kind) { [weak self] in
+                guard let self else { return }
+                self.context.publish("control", ["layer": .string(name), "action": .string("choose"), "value": .string(action.title)])
+                if let does = action.action { self.act(does, owner: "") }
+            }
+        }
+        let dialog = Dialog(context: context, title: spec.title.text(read), message: spec.message?.text(read) ?? "", actions: actions)
+        dialog.dismissesOnBackgroundTap = spec.dismissesOnBackgroundTap
+        dialog.onDismiss = { [weak self] _ in self?.shownDialog = nil }
+        shownDialog = dialog
+        dialog.show()
     }
 
     /// The layer follows the finger.

@@ -82,6 +82,8 @@ public final class FileScene: ControllableScene {
     private var textControlBindings: [String: [(String) -> Void]] = [:]
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
+    /// The dialog on screen (`dialogs:`), kept while shown.
+    var shownDialog: Dialog?
     var gestureState = GestureState()
 
     struct PropertyID: Hashable {

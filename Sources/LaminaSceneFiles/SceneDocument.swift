@@ -25,6 +25,8 @@ public struct SceneDocument {
     var animations: [String: NamedAnimation]
     /// Property animators gestures drive, by name.
     var animators: [String: AnimatorSpec]
+    /// Dialogs gestures show, by name.
+    var dialogs: [String: DialogSpec] = [:]
     /// What touches do.
     var gestures: [GestureSpec]
 
@@ -462,6 +464,25 @@ enum GestureAction {
     case run(String)
     /// Toggles between two states.
     case toggle(String, String)
+    /// Shows a dialog (`dialogs:`).
+    case show(String)
+}
+
+/// A dialog a gesture shows (`dialogs:`): its texts are read from the bindings when it is
+/// shown; each action dismisses it, then does what it says.
+struct DialogSpec {
+    struct Action {
+        var title: String
+        var kind: Button.Kind
+        /// What choosing it does besides dismissing (nil: only that).
+        var action: GestureAction?
+    }
+
+    var name: String
+    var title: TextTemplate
+    var message: TextTemplate?
+    var actions: [Action]
+    var dismissesOnBackgroundTap: Bool
 }
 
 /// A recognizer on a layer and what it does.

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaWidgets
 
 extension SceneFileCompiler {
     static let animationKeys = ["keyPath", "from", "to", "by", "values", "keyTimes", "curves", "calculationMode", "curve",
@@ -315,6 +316,54 @@ extension SceneFileCompiler {
         return (duration, curve)
     }
 
+    // MARK: Dialogs
+
+    /// `dialogs:` — each `{title, message, actions: [{title, style, goTo | run}], dismissOnBackground}`.
+    func readDialogs(_ node: SceneNode, states: [String: StateSpec], animations: [String: NamedAnimation]) throws(ConfigError) -> [String: DialogSpec] {
+        var fields = try SceneFields(node, path: "dialogs", file: file)
+        guard fields.count <= Limits.dialogs else { throw fields.error(node, nil, "more than \(Limits.dialogs) dialogs") }
+        var result: [String: DialogSpec] = [:]
+        for name in fields.keys {
+            let value = fields.take(name)!
+            guard Self.isName(name) else { throw fields.error(fields.keyNode(name)!, name, Self.nameRule) }
+            var d = try SceneFields(value, path: fields.path(name), file: file)
+            guard let titleNode = d.take("title") else { throw d.error(value, nil, "a dialog has a `title`") }
+            let title = try textTemplate(titleNode, d.path("title"))
+            let message = try d.take("message").map { n throws(ConfigError) in try textTemplate(n, d.path("message")) }
+            let background = try d.take("dismissOnBackground").map { n throws(ConfigError) in try values.bool(n, d.path("dismissOnBackground")) } ?? false
+            var actions: [DialogSpec.Action] = []
+            if let list = d.take("actions") {
+                guard let items = list.items, (1...3).contains(items.count) else {
+                    throw d.error(list, "actions", "a dialog has one to three actions, each {title, style, goTo or run}")
+                }
+                for (i, item) in items.enumerated() {
+                    var a = try SceneFields(item, path: "\(d.path("actions"))[\(i)]", file: file)
+                    guard let t = a.take("title") else { throw a.error(item, nil, "an action has a `title`") }
+                    let actionTitle = try values.string(t, a.path("title"), maxLength: 256)
+                    let kind = try a.take("style").map { n throws(ConfigError) in
+                        try values.choice(n, a.path("style"), [Button.Kind.primary, .secondary, .plain]) } ?? .primary
+                    var does: GestureAction?
+                    if let n = a.take("goTo") {
+                        let state = try values.string(n, a.path("goTo"), maxLength: Limits.nameBytes)
+                        guard states[state] != nil else { throw a.error(n, "goTo", "no state is named '\(Escaped(state))'") }
+                        does = .goTo(state)
+                    }
+                    if let n = a.take("run") {
+                        let animation = try values.string(n, a.path("run"), maxLength: Limits.nameBytes)
+                        guard animations[animation] != nil else { throw a.error(n, "run", "no animation is named '\(Escaped(animation))'") }
+                        guard does == nil else { throw a.error(n, "run", "an action does one thing besides dismissing: goTo or run") }
+                        does = .run(animation)
+                    }
+                    try a.rejectUnknown(known: ["title", "style", "goTo", "run"])
+                    actions.append(DialogSpec.Action(title: actionTitle, kind: kind, action: does))
+                }
+            }
+            try d.rejectUnknown(known: ["title", "message", "actions", "dismissOnBackground"])
+            result[name] = DialogSpec(name: name, title: title, message: message, actions: actions, dismissesOnBackgroundTap: background)
+        }
+        return result
+    }
+
     // MARK: Gestures
 
     func readGestures(_ node: SceneNode, states: [String: StateSpec], animations: [String: NamedAnimation],
@@ -402,11 +451,18 @@ extension SceneFileCompiler {
                 guard animations[name] != nil else { throw fields.error(n, "run", "no animation is named '\(Escaped(name))'") }
                 actions.append(.run(name))
             }
+            if let n = fields.take("show") {
+                let name = try values.string(n, fields.path("show"), maxLength: Limits.nameBytes)
+                guard dialogs[name] != nil else {
+                    throw fields.error(n, "show", "no dialog is named '\(Escaped(name))' (dialogs: \(dialogs.keys.sorted().joined(separator: ", ")))")
+                }
+                actions.append(.show(name))
+            }
             let allowed = which == "pan" ? ["pan", "drag", "animator", "scrub"]
-                : [which, "goTo", "toggle", "run"] + (which == "tap" ? ["taps"] : which == "longPress" ? ["duration"] : ["direction"])
+                : [which, "goTo", "toggle", "run", "show"] + (which == "tap" ? ["taps"] : which == "longPress" ? ["duration"] : ["direction"])
             try fields.rejectUnknown(known: allowed)
             if which != "pan" {
-                guard actions.count == 1 else { throw fields.error(item, nil, "a \(which) does one thing: goTo, toggle or run") }
+                guard actions.count == 1 else { throw fields.error(item, nil, "a \(which) does one thing: goTo, toggle, run or show") }
             }
             result.append(GestureSpec(layer: layer, recognizer: recognizer, action: actions.first, elementPath: path, owner: scope?.owner))
         }

@@ -40,6 +40,7 @@ struct SceneFileCompiler {
         static let animators = 256
         static let keyframes = 1_024
         static let bindings = 256
+        static let dialogs = 64
         /// Gestures with each template use's own counted.
         static let builtGestures = 2_048
         static let images = 32
@@ -90,6 +91,8 @@ struct SceneFileCompiler {
     /// `Limits.expandedBytes`).
     var expandedNodes = 0
     var expandedBytes = 0
+    /// The file's dialogs, for gestures to show.
+    var dialogs: [String: DialogSpec] = [:]
     /// Template uses whose states and gestures are still to compile.
     var pendingUses: [PendingUse] = []
     /// False while a list's row template compiles: its layers are built once per row on
@@ -100,7 +103,7 @@ struct SceneFileCompiler {
     var listNodes: [String: SceneNode] = [:]
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
-                               "transitions", "animations", "animators", "gestures"]
+                               "transitions", "animations", "animators", "dialogs", "gestures"]
 
     /// When compiling must have finished (`SystemClock` seconds): the cost model keeps every
     /// accepted file far inside it, so this only stops what the model missed.
@@ -162,6 +165,9 @@ struct SceneFileCompiler {
         if let node = top.take("animations") { animations = try readNamedAnimations(node) }
         var animators: [String: AnimatorSpec] = [:]
         if let node = top.take("animators") { animators = try readAnimators(node, states: states) }
+        var dialogs: [String: DialogSpec] = [:]
+        if let node = top.take("dialogs") { dialogs = try readDialogs(node, states: states, animations: animations) }
+        self.dialogs = dialogs
         var gestures: [GestureSpec] = []
         if let node = top.take("gestures") {
             gestures = try readGestures(node, states: states, animations: animations, animators: animators)
@@ -189,7 +195,7 @@ struct SceneFileCompiler {
         }
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
                              initialState: initialState, transitions: transitions, useStates: useStates, animations: animations,
-                             animators: animators, gestures: gestures, cost: cost)
+                             animators: animators, dialogs: dialogs, gestures: gestures, cost: cost)
     }
 
     // MARK: Bindings and templates

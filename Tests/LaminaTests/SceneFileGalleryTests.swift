@@ -31,7 +31,7 @@ struct SceneFileGalleryTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
-    @Test("controls.yaml, driven by the Swift controls scene's demo touches, matches its golden (checked by eye: a drink marked, the slider at 3, to go on, the list flicked, the order confirmed on the card, the ring busy)")
+    @Test("controls.yaml, driven by the Swift controls scene's demo touches, matches its golden (checked by eye: a drink marked, the slider at 3, to go on, the list flicked, the order confirmed in the dialog, the ring busy)")
     func controlsSheet() throws {
         let mismatch = try Golden.compare(try sheet("controls.yaml"),
                                           to: GalleryTests.repository + "/Tests/LaminaTests/Golden/gallery/controls-file.png")
