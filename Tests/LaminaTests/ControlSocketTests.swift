@@ -134,7 +134,8 @@ struct ControlSocketTests {
         #expect(rig.runtime.run(untilSettled: true) == .settled)
         #expect(rig.rig.display.shadow[100, 100] == 0xFF00_00FF)
         let bindings = ask(rig, client, ##"{"command": "get-bindings"}"##)
-        #expect(bindings["bindings"] == .object(["shade": .string("#0000FF"), "label": .string("Running")]))
+        #expect(bindings["bindings"] == .object(["shade": .string("#0000FF"), "label": .string("Running"),   // and the ones Lamina sets
+                                                 "screenWidth": .number(400), "screenHeight": .number(300), "keyboardHeight": .number(0)]))
         #expect(ask(rig, client, ##"{"command": "go-to-state", "state": "moved"}"##)["state"] == .string("moved"))
         #expect(rig.runtime.run(untilSettled: true) == .settled)
         #expect(rig.rig.display.shadow[300, 200] == 0xFF00_00FF)

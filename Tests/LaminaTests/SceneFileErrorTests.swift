@@ -40,7 +40,7 @@ struct SceneFileErrorTests {
         (layer + "    opacity: $level\nbindings:\n  level: {string: one}\n",
          "layers[0](box).opacity: binding 'level' is a string; this property needs a number"),
         (layer + "    opacity: $nothing\n", "scene.yaml:5:14: layers[0](box).opacity: no binding is named 'nothing'"),
-        (layer + "gestures:\n  - tap: box\n", "scene.yaml:6:5: gestures[0]: a tap does one thing: goTo, toggle or run"),
+        (layer + "gestures:\n  - tap: box\n", "scene.yaml:6:5: gestures[0]: a tap does one thing: goTo, toggle, run or show"),
         (layer + "gestures:\n  - tap: box\n    goTo: big\n", "scene.yaml:7:11: gestures[0].goTo: no state is named 'big'"),
         (layer + "transitions:\n  - to: '*'\n    spring: {dampingRatio: 0.5}\n",
          "scene.yaml:7:13: transitions[0].spring: a spring is {dampingRatio, duration}, {duration, bounce} or {mass, stiffness, damping}"),
