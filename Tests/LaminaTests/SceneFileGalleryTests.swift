@@ -38,6 +38,33 @@ struct SceneFileGalleryTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
+    @Test("status-board.yaml's contact sheet matches its golden (checked by eye: two rows open their own cards, the notices slide up, the marker pulses beside the fullest level)")
+    func statusBoardSheet() throws {
+        let mismatch = try Golden.compare(try sheet("status-board.yaml"),
+                                          to: GalleryTests.repository + "/Tests/LaminaTests/Golden/gallery/status-board-file.png")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
+    @Test("status-board.yaml follows its bindings with no state or gesture per row: a full level turns red and says so, the marker moves to the fullest")
+    func statusBoardBindings() throws {
+        let document = try SceneFiles.load(path: GalleryTests.repository + "/configs/scenes/status-board.yaml")
+        #expect(document.stateNames == ["down", "up"])                       // the scene's own: none per row
+        let rig = try DummyDisplayRig(width: 1920, height: 1080, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        let scene = try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
+        let marker = try #require(scene.layer(named: "marker"))
+        #expect(marker.position.y == 360)                                    // level 2, 7 free, is the fullest
+        try scene.setBinding("level2", to: .number(0))
+        #expect(scene.layer(named: "row2")?.backgroundColor == (try Color(hex: "#7F1D1D")))
+        let texts = scene.layer(named: "row2")?.sublayers.compactMap { ($0 as? TextLayer)?.string }
+        #expect(texts == ["Level 2", "Full"])
+        try scene.setBinding("level2", to: .number(50))
+        try scene.setBinding("level3", to: .number(3))
+        #expect(marker.position.y == 500)
+        #expect(scene.layer(named: "row3")?.backgroundColor == (try Color(hex: "#78350F")))
+        #expect(scene.layer(named: "row2")?.backgroundColor == (try Color(hex: "#14532D")))
+    }
+
     @Test("until the pan, spinner.yaml draws what the Swift spinner draws (colours rounded to 8 bits aside)")
     func spinnerTwin() throws {
         let document = try SceneFiles.load(path: GalleryTests.repository + "/configs/scenes/spinner.yaml")
