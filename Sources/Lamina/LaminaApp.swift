@@ -148,7 +148,8 @@ public enum LaminaProgram {
 /// The log every Lamina program writes.
 public enum LaminaLogging {
     /// Journal lines (priority prefixes) under systemd, swift-log's stream lines on a
-    /// terminal; debug level with `verbose`. Bootstraps swift-log once per process.
+    /// terminal; debug level with `verbose`. Bootstraps swift-log once per process, and sends
+    /// the layers' debug-build warnings (`LayerDiagnostics`) to the same log.
     public static func bootstrap(label: String, verbose: Bool) -> Logger {
         let toJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { label in
@@ -161,6 +162,8 @@ public enum LaminaLogging {
             handler.logLevel = verbose ? .debug : .info
             return handler
         }
+        let layers = Logger(label: label)
+        LayerDiagnostics.setHandler { message in layers.warning("\(message)") }
         return Logger(label: label)
     }
 }

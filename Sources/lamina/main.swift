@@ -43,7 +43,7 @@ struct ScenesCommand: ParsableCommand {
         let scenes = Gallery.registry.scenes
         let width = scenes.map { $0.name.count }.max() ?? 0
         for scene in scenes { print(scene.name.padded(to: width) + "  " + scene.summary) }
-        print("A scene file runs with --scene FILE.yaml (docs/scene-files.md; configs/scenes/*.yaml are two of these as files).")
+        print("A scene file runs with --scene FILE.yaml (docs/scene-files.md; configs/scenes/*.yaml: three of these as files, and a status board).")
     }
 }
 
