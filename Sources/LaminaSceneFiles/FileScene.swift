@@ -226,8 +226,7 @@ public final class FileScene: ControllableScene {
     /// The control a control layer is, made at the size its `bounds` gives (or its own), its
     /// settings applied and its number binding followed both ways; returns its layer.
     private func makeControl(_ spec: LayerSpec) -> Layer {
-        var size: Size?
-        for case let (keyPath, .literal(.rect(r))) in spec.properties where keyPath == "bounds" { size = r.size }
+        let size = spec.writtenBounds?.size
         var binding: String?, enabled = true
         var title = "", buttonKind = Button.Kind.primary, progressStyle = ProgressView.Style.bar
         var on = false, range = 0.0...1.0, step: Double?, indeterminate = false
@@ -323,7 +322,7 @@ public final class FileScene: ControllableScene {
     private func makeList(_ spec: LayerSpec) -> ListView? {
         guard let row = spec.listRow else { return nil }
         var size = Size(width: 300, height: 300), rowHeight = 60.0, binding = ""
-        for case let (keyPath, .literal(.rect(r))) in spec.properties where keyPath == "bounds" { size = r.size }
+        if let bounds = spec.writtenBounds { size = bounds.size }
         for entry in spec.setup {
             if case .rowHeight(let h) = entry { rowHeight = h }
             if case .listItems(let b) = entry { binding = b }

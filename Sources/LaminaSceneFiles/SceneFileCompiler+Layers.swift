@@ -129,7 +129,7 @@ extension SceneFileCompiler {
         if kind == .list { spec.listRow = try listRow(of: spec, node, elementPath, depth: depth) }
         if kind.isControl || kind == .scroll || kind == .list, let n = fields["bounds"] {
             // A control draws its parts at the size it is given: kept within what a screen shows.
-            guard case .literal(.rect(let r))? = spec.properties.first(where: { $0.keyPath == "bounds" })?.value,
+            guard let r = spec.writtenBounds,
                   r.width <= Double(Limits.controlSide), r.height <= Double(Limits.controlSide) else {
                 throw fields.error(n, "bounds", "a \(kind.rawValue) layer's bounds are numbers, its width and height at most \(Limits.controlSide)")
             }
