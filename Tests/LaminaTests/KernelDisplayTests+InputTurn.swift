@@ -41,12 +41,20 @@ extension KernelDisplayTests {
         _ = input.keyEvents(upTo: clock.now)
 
         // A turn: the pointer's motion is read by the turn's one read (`events`; read again
-        // until the motion is in, as a loaded machine may deliver it after the first wake) ...
-        pointer.move(to: Point(x: 100, y: 100))
+        // until the motion is in, as a loaded machine may deliver it after the first wake).
+        // The move is made again, a pixel further, each second nothing comes: under a loaded
+        // emulated VM, udev may still be settling the new device (libinput reopening it) when
+        // the first move is written, and a motion written then is lost with the old descriptor.
         var read: [TouchEvent] = []
         let moved = clock.now
+        var lastMove = -Double.infinity
         repeat {
-            _ = Self.waitReadable(fd)
+            if clock.now - lastMove >= 1 {
+                pointer.move(to: Point(x: 100 + (clock.now - moved).rounded(.down), y: 100))
+                lastMove = clock.now
+            }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 250)
             read += input.events(upTo: clock.now)
         } while input.nextEventTime == nil && clock.now - moved < KernelPacing.patience
         #expect(!read.contains { if case .down = $0.kind { true } else { false } })
