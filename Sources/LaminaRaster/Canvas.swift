@@ -47,7 +47,7 @@ public final class Canvas {
 
     /// Remembers the current clip.
     public func save() {
-        saved.append(ClipState(rect: clipState.rect, mask: clipState.mask?.copy()))
+        saved.append(clipState)                // a mask is never changed once clipped by: shared
     }
 
     /// Goes back to the clip of the matching `save()`.
@@ -94,9 +94,7 @@ public final class Canvas {
             y1: Int(saturating: min(bounds.maxY, Double(target.height) + 1).rounded(.up))))
         let mask = ClipMask(width: target.width, height: target.height,
                             bounds: b.isEmpty ? PixelRect(width: 0, height: 0) : b)
-        rasterizer.rasterize(polygons, rule: rule, clip: b) { y, x0, coverage in
-            for i in 0..<coverage.count { mask.set(UInt8(coverage[i] * 255 + 0.5), x: x0 + i, y: y) }
-        }
+        rasterizer.rasterize(polygons, rule: rule, clip: b) { y, x0, coverage in mask.setRow(coverage, x0: x0, y: y) }
         if let existing = clipState.mask { mask.intersect(with: existing) }
         clipState.rect = c.intersection(mask.bounds)
         clipState.mask = mask
@@ -251,13 +249,31 @@ public final class Canvas {
 
     /// Composites a premultiplied buffer (a layer group drawn offscreen) src-over at pixel
     /// offset `origin` with `opacity`: group opacity, applied once to the whole subtree.
+    ///
+    /// The buffer sits on whole pixels, so each pixel of the target takes one source pixel at
+    /// full coverage: the rows are blended directly (what drawing the placement rectangle
+    /// through the rasterizer with nearest sampling gives, bit for bit, without a sweep or a
+    /// sample per pixel), through the clip mask when there is one. Transparent source pixels
+    /// change nothing and are skipped.
     public func composite(_ source: PixelBuffer, at origin: (x: Int, y: Int) = (0, 0), opacity: Double = 1) {
-        let placement = Path(rect: Rect(x: Double(origin.x), y: Double(origin.y),
-                                        width: Double(source.width), height: Double(source.height)))
-        let polygons = placement.flattened(tolerance: flatteningTolerance)
-        var sink = ImageSink(image: source, inverse: AffineTransform(translationX: Double(-origin.x), y: Double(-origin.y)),
-                             opacity: opacity, filter: .nearest, target: target, mask: clipMask)
-        paint(polygons, rule: .nonZero, clip: nil, into: &sink)
+        let m = UInt32(Float(min(max(opacity.isNaN ? 0 : opacity, 0), 1)) * 255 + 0.5)
+        let placed = PixelRect(x0: origin.x, y0: origin.y,
+                               x1: origin.x.addingReportingOverflow(source.width).partialValue,
+                               y1: origin.y.addingReportingOverflow(source.height).partialValue)
+        let area = clipState.rect.intersection(placed).intersection(PixelRect(width: target.width, height: target.height))
+        guard m != 0, !area.isEmpty, source.width > 0, source.height > 0 else { return }
+        let mask = clipMask
+        let from = source.pixels.baseAddress!, into = target.pixels.baseAddress!
+        for y in area.y0..<area.y1 {
+            let sourceRow = from + (y - origin.y) * source.stride - origin.x
+            let targetRow = into + y * target.stride
+            for x in area.x0..<area.x1 {
+                let src = sourceRow[x]
+                guard src != 0 else { continue }
+                let coverage = mask.map { $0.apply(m, x: x, y: y) } ?? m
+                if coverage != 0 { Blend.composite(src, coverage: coverage, into: targetRow + x) }
+            }
+        }
     }
 
     /// The coverage (0…1) each pixel of the target would get from filling `path`: the
