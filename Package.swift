@@ -46,6 +46,12 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFriBidi", pkgConfig: "fribidi",
+            providers: [.apt(["libfribidi-dev"])]),
         .target(name: "CLaminaKernels"),
         .target(
             name: "CLaminaPNG",
@@ -61,7 +67,8 @@ let package = Package(
         // Pixel buffers and scanout conversion: all a display needs of pixels, without the
         // rasterizer's FreeType and libpng.
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
-        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "LaminaSystem", "CLaminaPNG", "CFreeType", "CLaminaKernels"]),
+        .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "LaminaSystem", "CLaminaPNG", "CFreeType",
+                                                     "CHarfBuzz", "CFriBidi", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         // A scene file's tree with positions: what the YAML helper hands the daemon.
         .target(name: "LaminaSceneSyntax"),

@@ -58,7 +58,7 @@ public final class Renderer {
             }
             for placed in line.glyphs {
                 let outline = font.glyph(placed.index, size: line.size).path
-                    .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline))
+                    .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline + placed.y))
                 fill(outline, color: color, rule: .nonZero, transform: toDevice, canvas: canvas)
             }
         }
@@ -95,7 +95,8 @@ public final class Renderer {
             let line = font.layout(text, size: size, maxWidth: layer.truncatesEnd ? width : nil)
             let x: Double
             switch layer.alignmentMode {
-            case .natural, .left: x = 0
+            case .natural: x = line.direction == .rightToLeft ? width - line.width : 0
+            case .left: x = 0
             case .center: x = (width - line.width) / 2
             case .right: x = width - line.width
             }

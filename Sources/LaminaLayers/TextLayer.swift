@@ -9,7 +9,9 @@ import LaminaRaster
 open class TextLayer: Layer {
     /// How each line sits in the bounds' width (`CATextLayer.alignmentMode`).
     public enum Alignment: String, Hashable, Sendable {
-        /// As the script reads: left for left-to-right text.
+        /// As the paragraph reads: against the left edge for left-to-right text, the right
+        /// edge for a paragraph whose first strong character is right to left (Arabic,
+        /// Hebrew).
         case natural
         /// Against the left edge.
         case left
@@ -110,12 +112,11 @@ open class TextLayer: Layer {
         let drawn = Renderer.textLines(of: self, font: font).first
         let start = bounds.minX + (drawn?.x ?? 0)
         let end = drawn.map { $0.line.width } ?? 0
-        var positions = [start]
+        var positions = [start + min(line.caretX(scalarOffset: 0), end)]
         var scalars = 0
         for character in firstLine {
             scalars += character.unicodeScalars.count
-            let x = scalars < line.glyphs.count ? line.glyphs[scalars].x : line.width
-            positions.append(start + min(x, end))
+            positions.append(start + min(line.caretX(scalarOffset: scalars), end))
         }
         return positions
     }

@@ -30,6 +30,44 @@ public final class Font {
     /// Glyph indices of the ASCII scalars, `.max` until first asked for.
     private var asciiGlyphs = [UInt32](repeating: .max, count: 128)
 
+    /// The face as HarfBuzz reads it for shaping, made on first use (nil when HarfBuzz
+    /// cannot read the file; such a face is laid out a glyph per scalar).
+    private lazy var harfBuzz: HarfBuzzFont? = HarfBuzzFont(path: path)
+    /// Paragraphs shaped, by text and forced direction: a label drawn again, at any size, is
+    /// not shaped again. Emptied when it holds `maximumShapedParagraphs`.
+    private var shapedParagraphs: [ShapingKey: ShapedParagraph] = [:]
+    private struct ShapingKey: Hashable {
+        var text: String
+        var direction: TextDirection?
+    }
+
+    /// How many paragraphs this face has shaped (not found in its cache).
+    private(set) var paragraphsShaped = 0
+    /// How many shaped paragraphs the cache holds now.
+    var shapedParagraphCount: Int { shapedParagraphs.count }
+
+    /// How many shaped paragraphs a face keeps.
+    public static let maximumShapedParagraphs = 1024
+    /// Texts longer than this (in UTF-8 bytes) are shaped every time rather than kept.
+    public static let maximumCachedParagraphBytes = 1024
+
+    /// The paragraph shaped by HarfBuzz in font units (nil when HarfBuzz cannot read the face).
+    func shaped(_ text: String, direction: TextDirection?) -> ShapedParagraph? {
+        guard let harfBuzz else { return nil }
+        let key = ShapingKey(text: text, direction: direction)
+        if let cached = shapedParagraphs[key] { return cached }
+        let shaped = TextShaper.shape(text, font: harfBuzz, direction: direction)
+        paragraphsShaped += 1
+        if text.utf8.count <= Self.maximumCachedParagraphBytes {
+            if shapedParagraphs.count >= Self.maximumShapedParagraphs { shapedParagraphs.removeAll(keepingCapacity: true) }
+            shapedParagraphs[key] = shaped
+        }
+        return shaped
+    }
+
+    /// Font units per em of the shaping face (1 when HarfBuzz cannot read it).
+    var shapingUnitsPerEm: Int { harfBuzz?.unitsPerEm ?? 1 }
+
     /// How many sizes keep their outlines and masks.
     public static let maximumCachedSizes = 8
     /// How many coverage masks one size keeps (glyphs × subpixel offsets); past it the
@@ -255,68 +293,6 @@ struct GlyphMask {
     }
 }
 
-/// Where a line of text sits in the width it is given.
-public enum TextAlignment: String, Sendable {
-    /// Against the left end.
-    case left
-    /// Centred.
-    case center
-    /// Against the right end.
-    case right
-}
-
-/// One line of text laid out: glyphs with their pen positions, left to right on a baseline.
-public struct TextLine {
-    /// A glyph and where it sits on the line.
-    public struct PlacedGlyph {
-        /// The glyph's index in the face.
-        public var index: UInt32
-        /// Pen position of the glyph's origin, relative to the line's left end.
-        public var x: Double
-    }
-
-    /// The glyphs, left to right.
-    public var glyphs: [PlacedGlyph]
-    /// The advance width of the whole line.
-    public var width: Double
-    /// The font size the line was laid out at, in pixels.
-    public var size: Double
-    /// True when the text was cut to fit and ends with an ellipsis.
-    public var isTruncated: Bool
-}
-
-extension Font {
-    /// Lays `text` out on one line at `size`: unhinted advances plus kerning. With
-    /// `maxWidth`, text that does not fit is cut at the last glyph that leaves room for "…"
-    /// (tail truncation).
-    public func layout(_ text: String, size: Double, maxWidth: Double? = nil) -> TextLine {
-        var glyphs: [TextLine.PlacedGlyph] = []
-        var pen = 0.0
-        var previous: UInt32?
-        var ends: [Double] = []                      // line width after each glyph
-        let sized = cache(for: size)
-        for scalar in text.unicodeScalars {
-            let index = glyphIndex(for: scalar)
-            if let previous { pen += kerning(previous, index, size: size) }
-            glyphs.append(.init(index: index, x: pen))
-            pen += sized.advances[index] ?? glyph(index, size: size).advance
-            ends.append(pen)
-            previous = index
-        }
-        guard let maxWidth, pen > maxWidth else {
-            return TextLine(glyphs: glyphs, width: pen, size: size, isTruncated: false)
-        }
-        let ellipsis = glyphIndex(for: "\u{2026}")
-        let ellipsisWidth = glyph(ellipsis, size: size).advance
-        var keep = glyphs.count
-        while keep > 0 && ends[keep - 1] + ellipsisWidth > maxWidth { keep -= 1 }
-        var cut = Array(glyphs.prefix(keep))
-        let start = keep > 0 ? ends[keep - 1] : 0
-        cut.append(.init(index: ellipsis, x: start))
-        return TextLine(glyphs: cut, width: start + ellipsisWidth, size: size, isTruncated: true)
-    }
-}
-
 extension Canvas {
     /// Draws a laid-out line with its baseline starting at `origin`; with `width`, the line
     /// is placed by `alignment` inside `[origin.x, origin.x + width]`.
@@ -333,14 +309,12 @@ extension Canvas {
         let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
         let sized = font.cache(for: line.size)
         let pixel = color.premultiplied.pixel32
-        let py = origin.y * Double(sy)
-        guard abs(py) < 1e15 else { return }
-        let qy = roundedAwayFromZero(py)
+        guard abs(origin.y) < 1e14 else { return }
         for placed in line.glyphs {
             // The pen position rounded to the subpixel grid selects a cached coverage mask.
-            let px = (x + placed.x) * Double(sx)
-            guard abs(px) < 1e15 else { continue }
-            let qx = roundedAwayFromZero(px)
+            let px = (x + placed.x) * Double(sx), py = (origin.y + placed.y) * Double(sy)
+            guard abs(px) < 1e15, abs(py) < 1e15 else { continue }
+            let qx = roundedAwayFromZero(px), qy = roundedAwayFromZero(py)
             let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
             let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
             let mask = font.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
@@ -348,8 +322,8 @@ extension Canvas {
         }
     }
 
-    /// Draws `text` left to right from `origin` (the left end of the baseline) at `size`
-    /// pixels per em, by the font's unhinted advances plus kerning; greyscale, no hinting.
+    /// Draws `text` from `origin` (the left end of the baseline) at `size` pixels per em,
+    /// shaped (`Font.layout`); greyscale, no hinting.
     /// Returns the advance width drawn.
     @discardableResult
     public func draw(text: String, font: Font, size: Double, origin: Point, color: Color) -> Double {

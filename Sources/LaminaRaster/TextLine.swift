@@ -1,0 +1,148 @@
+import LaminaGeometry
+
+/// Where a line of text sits in the width it is given.
+public enum TextAlignment: String, Sendable {
+    /// Against the left end.
+    case left
+    /// Centred.
+    case center
+    /// Against the right end.
+    case right
+}
+
+/// One line of text laid out: glyphs with their pen positions, left to right on a baseline
+/// (visual order: a right-to-left run's glyphs stand right to left in the text).
+public struct TextLine {
+    /// A glyph and where it sits on the line.
+    public struct PlacedGlyph {
+        /// The glyph's index in the face.
+        public var index: UInt32
+        /// Where the glyph's origin is drawn, from the line's left end (the pen position
+        /// plus the glyph's own offset: a mark on its base, a kerned pair).
+        public var x: Double
+        /// The glyph's vertical offset from the baseline, down positive (a mark above its
+        /// base is negative).
+        public var y: Double = 0
+        /// How far the pen moves after the glyph.
+        public var advance: Double = 0
+        /// The offset of the first Unicode scalar of the glyph's cluster in the line's text:
+        /// the characters the glyph shows begin there (a ligature shows several, a base and
+        /// its marks show one).
+        public var cluster: Int = 0
+        /// True when the glyph belongs to a right-to-left run.
+        public var isRightToLeft = false
+    }
+
+    /// The glyphs, left to right.
+    public var glyphs: [PlacedGlyph]
+    /// The advance width of the whole line.
+    public var width: Double
+    /// The font size the line was laid out at, in pixels.
+    public var size: Double
+    /// True when the text was cut to fit and ends with an ellipsis.
+    public var isTruncated: Bool
+    /// The paragraph's base direction (resolved from its first strong character unless
+    /// given): a `natural` alignment puts a right-to-left line against the right end.
+    public var direction: TextDirection = .leftToRight
+    /// The length of the line's text in Unicode scalars.
+    public var scalarCount = 0
+
+    /// Where the caret stands before the scalar at `offset` (0…`scalarCount`; the end is
+    /// after the last character), from the line's left end: the leading edge of the cluster
+    /// that holds it (its left edge in a left-to-right run, its right edge in a right-to-left
+    /// one), a share of the way across a ligature that shows several characters, and the
+    /// trailing edge of the last character at the end.
+    public func caretX(scalarOffset offset: Int) -> Double {
+        guard !glyphs.isEmpty else { return direction == .rightToLeft ? width : 0 }
+        // Each cluster's extent on the line and direction.
+        var extents: [Int: (left: Double, right: Double, rightToLeft: Bool)] = [:]
+        var pen = 0.0
+        for glyph in glyphs {
+            let left = pen, right = pen + glyph.advance
+            if let e = extents[glyph.cluster] {
+                extents[glyph.cluster] = (min(e.left, left), max(e.right, right), e.rightToLeft)
+            } else {
+                extents[glyph.cluster] = (left, right, glyph.isRightToLeft)
+            }
+            pen = right
+        }
+        let starts = extents.keys.sorted()
+        let target = min(max(offset, 0), scalarCount)
+        if target >= scalarCount || target < starts[0] {
+            let last = extents[starts[starts.count - 1]]!
+            return target >= scalarCount ? (last.rightToLeft ? last.left : last.right)
+                                         : (extents[starts[0]]!.rightToLeft ? extents[starts[0]]!.right : extents[starts[0]]!.left)
+        }
+        // The cluster holding the scalar: the last one starting at or before it.
+        var k = 0
+        while k + 1 < starts.count && starts[k + 1] <= target { k += 1 }
+        let start = starts[k], end = k + 1 < starts.count ? starts[k + 1] : scalarCount
+        let e = extents[start]!
+        let share = end > start ? Double(target - start) / Double(end - start) : 0
+        return e.rightToLeft ? e.right - share * (e.right - e.left) : e.left + share * (e.right - e.left)
+    }
+}
+
+extension Font {
+    /// Lays `text` out on one line at `size`, shaped by HarfBuzz (kerning and mark
+    /// positioning from GPOS, ligatures and contextual forms from GSUB), with right-to-left
+    /// runs in visual order by the bidirectional algorithm; `direction` forces the
+    /// paragraph's base direction. With `maxWidth`, text that does not fit is cut after the
+    /// most characters that leave room for "…" and shaped again with it (tail truncation:
+    /// the ellipsis stands where the text's end would, on the left of a right-to-left line).
+    public func layout(_ text: String, size: Double, maxWidth: Double? = nil, direction: TextDirection? = nil) -> TextLine {
+        let line = shapedLine(text, size: size, direction: direction)
+        guard let maxWidth, line.width > maxWidth else { return line }
+        let characters = Array(text)
+        // The most characters whose cut line with its ellipsis fits (none when even the
+        // ellipsis alone does not).
+        var fits = 0, over = characters.count
+        while over - fits > 1 {
+            let middle = (fits + over) / 2
+            if shapedLine(String(characters[..<middle]) + "\u{2026}", size: size, direction: line.direction).width <= maxWidth {
+                fits = middle
+            } else {
+                over = middle
+            }
+        }
+        var cut = shapedLine(String(characters[..<fits]) + "\u{2026}", size: size, direction: line.direction)
+        cut.isTruncated = true
+        return cut
+    }
+
+    /// One paragraph shaped (from the cache when it was shaped before) and scaled to `size`.
+    private func shapedLine(_ text: String, size: Double, direction: TextDirection?) -> TextLine {
+        guard let shaped = shaped(text, direction: direction) else { return unshapedLine(text, size: size) }
+        let scale = size / Double(shapingUnitsPerEm)
+        var pen: Int64 = 0
+        var glyphs: [TextLine.PlacedGlyph] = []
+        glyphs.reserveCapacity(shaped.glyphs.count)
+        for glyph in shaped.glyphs {
+            glyphs.append(.init(index: glyph.index, x: Double(pen + Int64(glyph.offsetX)) * scale,
+                                y: -Double(glyph.offsetY) * scale, advance: Double(glyph.advance) * scale,
+                                cluster: glyph.cluster, isRightToLeft: glyph.isRightToLeft))
+            pen += Int64(glyph.advance)
+        }
+        return TextLine(glyphs: glyphs, width: Double(pen) * scale, size: size, isTruncated: false,
+                        direction: shaped.direction, scalarCount: shaped.scalarCount)
+    }
+
+    /// A face HarfBuzz cannot read (FreeType reads more formats) is laid out a glyph per
+    /// scalar, left to right, by its advances and `kern` table.
+    private func unshapedLine(_ text: String, size: Double) -> TextLine {
+        var glyphs: [TextLine.PlacedGlyph] = []
+        var pen = 0.0
+        var previous: UInt32?
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let index = glyphIndex(for: scalar)
+            if let previous { pen += kerning(previous, index, size: size) }
+            let advance = glyph(index, size: size).advance
+            glyphs.append(.init(index: index, x: pen, advance: advance, cluster: offset))
+            pen += advance
+            previous = index
+            offset += 1
+        }
+        return TextLine(glyphs: glyphs, width: pen, size: size, isTruncated: false, scalarCount: offset)
+    }
+}
