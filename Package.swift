@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(
             name: "CFriBidi", pkgConfig: "fribidi",
             providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
         .target(name: "CLaminaKernels"),
         .target(
             name: "CLaminaPNG",
@@ -68,7 +71,7 @@ let package = Package(
         // rasterizer's FreeType and libpng.
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "LaminaSystem", "CLaminaPNG", "CFreeType",
-                                                     "CHarfBuzz", "CFriBidi", "CLaminaKernels"]),
+                                                     "CHarfBuzz", "CFriBidi", "CFontconfig", "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         // A scene file's tree with positions: what the YAML helper hands the daemon.
         .target(name: "LaminaSceneSyntax"),

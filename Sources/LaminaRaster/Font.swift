@@ -1,5 +1,6 @@
 import CFreeType
 import LaminaGeometry
+import LaminaSystem
 
 /// Why a font could not be used.
 public struct FontError: Error, CustomStringConvertible {
@@ -32,7 +33,7 @@ public final class Font {
 
     /// The face as HarfBuzz reads it for shaping, made on first use (nil when HarfBuzz
     /// cannot read the file; such a face is laid out a glyph per scalar).
-    private lazy var harfBuzz: HarfBuzzFont? = HarfBuzzFont(path: path)
+    private lazy var harfBuzz: HarfBuzzFont? = HarfBuzzFont(path: path, faceIndex: faceIndex)
     /// Paragraphs shaped, by text and forced direction: a label drawn again, at any size, is
     /// not shaped again. Emptied when it holds `maximumShapedParagraphs`.
     private var shapedParagraphs: [ShapingKey: ShapedParagraph] = [:]
@@ -126,17 +127,34 @@ public final class Font {
         public var polygons: [[Point]]
     }
 
+    /// The largest font file read (Noto Sans CJK's collection is about 20 MB).
+    public static let maximumFileBytes = 64 * 1024 * 1024
+
     /// The default face: DejaVu Sans from Debian's `fonts-dejavu-core`.
     public static let defaultPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-    /// Loads the face at `path` (DejaVu Sans by default) through FreeType.
-    public init(path: String = Font.defaultPath) throws(FontError) {
+    /// Which face of the file this is (a collection, `.ttc`, holds several; 0 otherwise), with
+    /// a variable font's named instance above the low 16 bits, as FreeType and fontconfig
+    /// number them.
+    public let faceIndex: Int
+
+    /// Loads face `faceIndex` of the file at `path` (DejaVu Sans by default) through FreeType.
+    public init(path: String = Font.defaultPath, faceIndex: Int = 0) throws(FontError) {
         self.path = path
+        self.faceIndex = faceIndex
+        guard (0...0x7FFF_FFFF).contains(faceIndex) else { throw FontError(path: path, reason: "face \(faceIndex) is not a face index") }
+        // Only a regular file (a FIFO would block FreeType's read), of a sane size.
+        let size: Int?
+        do { size = try Paths.regularFileSize(path) } catch { throw FontError(path: path, reason: "cannot be read (\(error))") }
+        guard let size else { throw FontError(path: path, reason: "is not a regular file") }
+        guard size <= Self.maximumFileBytes else {
+            throw FontError(path: path, reason: "is \(size) bytes; a font file may have \(Self.maximumFileBytes)")
+        }
         var lib: FT_Library?
         guard FT_Init_FreeType(&lib) == 0, let lib else { throw FontError(path: path, reason: "FreeType failed to start") }
         library = lib
         var f: FT_Face?
-        let status = FT_New_Face(lib, path, 0, &f)
+        let status = FT_New_Face(lib, path, FT_Long(faceIndex), &f)
         guard status == 0, let f else {
             FT_Done_FreeType(lib)
             library = nil

@@ -42,14 +42,17 @@ final class HarfBuzzFont {
     /// Font units per em: a glyph position times `size / unitsPerEm` is pixels.
     let unitsPerEm: Int
 
-    init?(path: String, faceIndex: UInt32 = 0) {
+    /// Face `faceIndex & 0xFFFF` of the file, at named instance `(faceIndex >> 16) − 1` of a
+    /// variable font when the high bits are set (FreeType's numbering).
+    init?(path: String, faceIndex: Int = 0) {
         guard let blob = hb_blob_create_from_file(path) else { return nil }
         defer { hb_blob_destroy(blob) }
-        guard hb_blob_get_length(blob) > 0, let face = hb_face_create(blob, faceIndex) else { return nil }
+        guard hb_blob_get_length(blob) > 0, let face = hb_face_create(blob, UInt32(faceIndex & 0xFFFF)) else { return nil }
         defer { hb_face_destroy(face) }
         let upem = Int(hb_face_get_upem(face))
         guard upem > 0, hb_face_get_glyph_count(face) > 0, let font = hb_font_create(face) else { return nil }
         hb_font_set_scale(font, Int32(upem), Int32(upem))
+        if faceIndex >> 16 > 0 { hb_font_set_var_named_instance(font, UInt32((faceIndex >> 16) - 1)) }
         self.font = font
         unitsPerEm = upem
     }

@@ -405,6 +405,7 @@ public final class FileScene: ControllableScene {
         case .alignment(let alignment): (layer as? TextLayer)?.alignmentMode = alignment
         case .wrapped(let wrapped): (layer as? TextLayer)?.isWrapped = wrapped
         case .truncatesEnd(let truncates): (layer as? TextLayer)?.truncatesEnd = truncates
+        case .font(let font): (layer as? TextLayer)?.font = font
         case .gradientColors(let colors): (layer as? GradientLayer)?.colors = colors
         case .gradientLocations(let locations): (layer as? GradientLayer)?.locations = locations
         case .gradientType(let kind): (layer as? GradientLayer)?.kind = kind

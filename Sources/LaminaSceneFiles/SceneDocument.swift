@@ -157,6 +157,8 @@ enum LayerSetup {
     case alignment(TextLayer.Alignment)
     case wrapped(Bool)
     case truncatesEnd(Bool)
+    /// A text layer's face.
+    case font(Font)
     case gradientColors([Color])
     case gradientLocations([Double])
     case gradientType(GradientLayer.Kind)

@@ -34,7 +34,7 @@ extension LayerSpec.Kind {
         switch self {
         case .layer, .transform: return common
         case .shape: return common + ["path", "fillRule", "lineCap", "lineJoin", "lineDashPattern"]
-        case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd"]
+        case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd", "font"]
         case .gradient: return common + ["colors", "locations", "type"]
         case .replicator: return common + ["instanceCount"]
         case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
@@ -378,6 +378,7 @@ extension SceneFileCompiler {
         case "alignment": return .alignment(try values.choice(node, path, [TextLayer.Alignment.natural, .left, .center, .right]))
         case "wrapped": return .wrapped(try values.bool(node, path))
         case "truncatesEnd": return .truncatesEnd(try values.bool(node, path))
+        case "font": return .font(try font(node, path))
         case "colors":
             guard let items = node.items, (1...64).contains(items.count) else {
                 throw SceneFields.error(file, node, path, "expected a list of 1…64 colours")
@@ -456,14 +457,14 @@ extension SceneFileCompiler {
         }
     }
 
-    /// An image by path relative to the file's folder; the resolved path must stay inside it.
-    private mutating func image(_ node: SceneNode, _ path: String) throws(ConfigError) -> PixelBuffer {
-        let relative = try values.string(node, path, maxLength: 1024)
+    /// A file named by a path relative to the scene file's folder, with its links resolved;
+    /// it must stay inside the folder. `what` names it in errors ("an image").
+    private func fileInFolder(_ relative: String, _ node: SceneNode, _ path: String, what: String) throws(ConfigError) -> String {
         guard !relative.utf8.contains(0) else {
-            throw SceneFields.error(file, node, path, "an image's path holds a NUL character")
+            throw SceneFields.error(file, node, path, "\(what)'s path holds a NUL character")
         }
         guard !relative.isEmpty, !relative.hasPrefix("/") else {
-            throw SceneFields.error(file, node, path, "an image is named by a path relative to the scene file's folder")
+            throw SceneFields.error(file, node, path, "\(what) is named by a path relative to the scene file's folder")
         }
         guard let resolved = Paths.resolvingLinks(Paths.joined(folder, relative)) else {
             throw SceneFields.error(file, node, path, "'\(Escaped(relative))' does not exist")
@@ -471,6 +472,51 @@ extension SceneFileCompiler {
         guard let root = Paths.resolvingLinks(folder), resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw SceneFields.error(file, node, path, "'\(Escaped(relative))' is outside the scene file's folder")
         }
+        return resolved
+    }
+
+    /// A text layer's face: a font file relative to the scene file's folder (`.ttf`, `.otf`,
+    /// `.ttc`), or an installed family with an optional weight after a colon
+    /// (`"Noto Sans Arabic"`, `"DejaVu Sans:bold"`), found by fontconfig.
+    private mutating func font(_ node: SceneNode, _ path: String) throws(ConfigError) -> Font {
+        let name = try values.string(node, path, maxLength: 1024)
+        if let loaded = fonts[name] { return loaded }
+        guard fonts.count < Limits.fonts else {
+            throw SceneFields.error(file, node, path, "more than \(Limits.fonts) fonts")
+        }
+        let lowered = name.lowercased()
+        let loaded: Font
+        do {
+            if [".ttf", ".otf", ".ttc"].contains(where: { lowered.hasSuffix($0) }) {
+                loaded = try Font(path: try fileInFolder(name, node, path, what: "a font file"))
+            } else {
+                var family = Substring(name), weight = FontWeight.regular
+                if let colon = name.lastIndex(of: ":") {
+                    family = name[..<colon]
+                    let word = name[name.index(after: colon)...]
+                    guard let named = FontWeight(rawValue: String(word)) else {
+                        throw SceneFields.error(file, node, path, "'\(Escaped(String(word)))' is not a weight "
+                            + "(\(FontWeight.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    weight = named
+                }
+                loaded = try Font(family: String(family), weight: weight)
+            }
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as FontError {
+            throw SceneFields.error(file, node, path, "\(error.path): \(error.reason)")
+        } catch {
+            throw SceneFields.error(file, node, path, "\(error)")
+        }
+        fonts[name] = loaded
+        return loaded
+    }
+
+    /// An image by path relative to the file's folder; the resolved path must stay inside it.
+    private mutating func image(_ node: SceneNode, _ path: String) throws(ConfigError) -> PixelBuffer {
+        let relative = try values.string(node, path, maxLength: 1024)
+        let resolved = try fileInFolder(relative, node, path, what: "an image")
         if let loaded = images[resolved] { return loaded }
         guard images.count < Limits.images else {
             throw SceneFields.error(file, node, path, "more than \(Limits.images) images")

@@ -44,6 +44,8 @@ struct SceneFileCompiler {
         /// Gestures with each template use's own counted.
         static let builtGestures = 2_048
         static let images = 32
+        /// Faces one file names (`font`).
+        static let fonts = 16
         /// The widest and tallest a control or scroll layer is, in pixels (it draws its parts at that size).
         static let controlSide = 4096
         /// Pixels of one image.
@@ -81,6 +83,8 @@ struct SceneFileCompiler {
     var images: [String: PixelBuffer] = [:]
     /// Pixels of the images loaded so far (`Limits.totalImagePixels`).
     var imagePixels = 0
+    /// Faces already loaded, by what `font` wrote.
+    var fonts: [String: Font] = [:]
     var layerCount = 0
     var animationCount = 0
     /// Every named layer's kind, for states, gestures and animations to check against.

@@ -41,6 +41,9 @@ public enum SceneFileFormat {
         case listBinding
         /// The name of a template the file defines (a list's `row`).
         case templateName
+        /// A face: an installed family with an optional weight (`"Noto Sans Arabic"`,
+        /// `"DejaVu Sans:bold"`) or a font file relative to the scene file.
+        case fontName
     }
 
     /// Layer kinds, as `kind:` writes them.
@@ -89,6 +92,7 @@ public enum SceneFileFormat {
         case "string": return .text
         case "alignment": return .choice(["natural", "left", "center", "right"])
         case "wrapped", "truncatesEnd": return .boolean
+        case "font": return .fontName
         case "colors": return .colours
         case "type": return .choice(["axial", "radial"])
         case "instanceCount": return .wholeNumber(0...SceneFileCompiler.Limits.replicatorInstances)

@@ -49,6 +49,9 @@ public struct SceneFileGenerator {
     }
 
     /// The files the generator names as images, made by `ImageFixtures`.
+    /// Faces a file may not name: no such family, no such weight, a file outside the folder or
+    /// missing, a file that is not a font, nothing.
+    public static let badFontNames = ["No Such Family", "DejaVu Sans:heavy", "../outside.ttf", "missing.ttf", "small.png.ttf", ""]
     public static let imageNames = ["small.png", "huge-header.png", "pipe.png", "escape.png", "missing.png", "../outside.png"]
 
     private var choices: Choices
@@ -235,6 +238,7 @@ public struct SceneFileGenerator {
         case .range: return bad(20) ? list([number(), number()]) : list([scalar("0"), scalar(choices.pick(["1", "100"]))])
         case .listBinding: return scalar(bad(20) ? choices.pick(["$b0", "$nobody", "b3"]) : "$b3")
         case .templateName: return scalar(bad(10) || templates.isEmpty ? "nope" : choices.pick(templates.map(\.0)))
+        case .fontName: return scalar(bad(10) ? choices.pick(Self.badFontNames) : choices.pick(["DejaVu Sans", "DejaVu Sans:bold"]))
         }
     }
 

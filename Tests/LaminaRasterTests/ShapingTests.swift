@@ -177,3 +177,35 @@ struct ShapedDrawingTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 }
+
+@Suite("Fonts by family")
+struct FontLookupTests {
+    @Test("fontconfig finds an installed family at a weight; a missing family is an error, not another family")
+    func families() throws {
+        #expect(try Font(family: "DejaVu Sans").path.hasSuffix("/DejaVuSans.ttf"))
+        #expect(try Font(family: "DejaVu Sans", weight: .bold).path.hasSuffix("/DejaVuSans-Bold.ttf"))
+        #expect(try Font(family: "noto sans arabic").path.hasSuffix("/NotoSansArabic-Regular.ttf"))
+        do {
+            _ = try Font(family: "No Such Family")
+            Issue.record("a missing family was found")
+        } catch {
+            #expect(error.reason.hasPrefix("no face of this family is installed"))
+        }
+        #expect(throws: FontError.self) { try Font(family: "") }
+        #expect(throws: FontError.self) { try Font(family: String(repeating: "x", count: 300)) }
+    }
+
+    @Test("a font path that is not a regular file is refused before FreeType reads it (a FIFO would block)")
+    func notRegular() throws {
+        let fifo = NSTemporaryDirectory() + "lamina-font-fifo-\(getpid())"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        do {
+            _ = try Font(path: fifo)
+            Issue.record("a FIFO was opened")
+        } catch {
+            #expect(error.reason == "is not a regular file")
+        }
+        #expect(throws: FontError.self) { try Font(path: "/etc") }
+    }
+}
