@@ -2,7 +2,24 @@ import CFontconfig
 
 /// How heavy a face is, by fontconfig's names for the OpenType weight classes.
 public enum FontWeight: String, CaseIterable, Sendable {
-    case thin, extraLight, light, regular, medium, semibold, bold, extraBold, black
+    /// Weight class 100.
+    case thin
+    /// Weight class 200.
+    case extraLight
+    /// Weight class 300.
+    case light
+    /// Weight class 400: the face text is set in.
+    case regular
+    /// Weight class 500.
+    case medium
+    /// Weight class 600.
+    case semibold
+    /// Weight class 700.
+    case bold
+    /// Weight class 800.
+    case extraBold
+    /// Weight class 900.
+    case black
 
     /// Fontconfig's number for the weight (`FC_WEIGHT_*`).
     var fontconfigWeight: Int32 {
