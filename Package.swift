@@ -164,7 +164,7 @@ let package = Package(
             name: "LaminaSystemTests",
             dependencies: ["LaminaSystem", "LaminaTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
-            name: "LaminaRasterTests", dependencies: ["LaminaGeometry", "LaminaRaster", "CLaminaKernels", "LaminaTestSupport"],
+            name: "LaminaRasterTests", dependencies: ["LaminaGeometry", "LaminaRaster", "CLaminaKernels", "CHarfBuzz", "LaminaTestSupport"],
             exclude: ["Golden"]),
         .testTarget(name: "LaminaBenchmarksTests", dependencies: ["LaminaBenchmarks", "LaminaGeometry", "LaminaRaster", "LaminaTestSupport"]),
         .testTarget(name: "LaminaAnimationTests", dependencies: ["LaminaAnimation", "LaminaGeometry"], exclude: ["Fixtures"]),

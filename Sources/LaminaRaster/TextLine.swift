@@ -68,17 +68,15 @@ public struct TextLine {
         }
         let starts = extents.keys.sorted()
         let target = min(max(offset, 0), scalarCount)
-        if target >= scalarCount || target < starts[0] {
-            let last = extents[starts[starts.count - 1]]!
-            return target >= scalarCount ? (last.rightToLeft ? last.left : last.right)
-                                         : (extents[starts[0]]!.rightToLeft ? extents[starts[0]]!.right : extents[starts[0]]!.left)
+        if target == scalarCount, let last = starts.last, let e = extents[last] {
+            return e.rightToLeft ? e.left : e.right             // after the last character
         }
         // The cluster holding the scalar: the last one starting at or before it.
         var k = 0
         while k + 1 < starts.count && starts[k + 1] <= target { k += 1 }
         let start = starts[k], end = k + 1 < starts.count ? starts[k + 1] : scalarCount
-        let e = extents[start]!
-        let share = end > start ? Double(target - start) / Double(end - start) : 0
+        guard let e = extents[start] else { return 0 }
+        let share = end > start ? Double(min(max(target - start, 0), end - start)) / Double(end - start) : 0
         return e.rightToLeft ? e.right - share * (e.right - e.left) : e.left + share * (e.right - e.left)
     }
 }

@@ -100,47 +100,38 @@ enum TextShaper {
             return ShapedParagraph(glyphs: [], direction: direction ?? .leftToRight, scalarCount: 0)
         }
         let bidi = BidiParagraph(scalars, direction: direction)
-        var runs: [(start: Int, count: Int, level: UInt8)] = []
+        var runs: [(start: Int, count: Int, script: hb_script_t, level: UInt8)] = []
         for run in bidi.levelRuns {
             for piece in scriptPieces(scalars, start: run.start, count: run.count) {
-                runs.append((piece.start, piece.count, run.level))
+                runs.append((piece.start, piece.count, piece.script, run.level))
             }
         }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(scalars.count)
         for k in BidiParagraph.visualOrder(levels: runs.map(\.level)) {
             let run = runs[k]
-            let script = scriptOf(scalars, start: run.start, count: run.count)
-            glyphs += font.shape(scalars, start: run.start, count: run.count, script: script, rightToLeft: run.level & 1 == 1)
+            glyphs += font.shape(scalars, start: run.start, count: run.count, script: run.script, rightToLeft: run.level & 1 == 1)
         }
         return ShapedParagraph(glyphs: glyphs, direction: bidi.direction, scalarCount: scalars.count)
     }
 
-    /// Splits `count` scalars from `start` where the script changes; Common and Inherited
-    /// scalars join the piece before them (or, at the start, the one after).
-    static func scriptPieces(_ scalars: [UInt32], start: Int, count: Int) -> [(start: Int, count: Int)] {
-        var pieces: [(start: Int, count: Int)] = []
+    /// Splits `count` scalars from `start` where the script changes, with each piece's
+    /// script; Common and Inherited scalars join the piece before them (or, at the start, the
+    /// one after), and a piece of them alone (digits, punctuation) is Common.
+    static func scriptPieces(_ scalars: [UInt32], start: Int, count: Int) -> [(start: Int, count: Int, script: hb_script_t)] {
+        var pieces: [(start: Int, count: Int, script: hb_script_t)] = []
         var pieceStart = start
         var current: hb_script_t?
         for i in start..<(start + count) {
             let script = HarfBuzzFont.script(of: scalars[i])
             guard script != HB_SCRIPT_COMMON, script != HB_SCRIPT_INHERITED, script != HB_SCRIPT_UNKNOWN else { continue }
             if let known = current, known != script {
-                pieces.append((pieceStart, i - pieceStart))
+                pieces.append((pieceStart, i - pieceStart, known))
                 pieceStart = i
             }
             current = script
         }
-        pieces.append((pieceStart, start + count - pieceStart))
+        pieces.append((pieceStart, start + count - pieceStart, current ?? HB_SCRIPT_COMMON))
         return pieces
-    }
-
-    /// The first specific script of a piece (Common when it has none: digits, punctuation).
-    static func scriptOf(_ scalars: [UInt32], start: Int, count: Int) -> hb_script_t {
-        for i in start..<(start + count) {
-            let script = HarfBuzzFont.script(of: scalars[i])
-            if script != HB_SCRIPT_COMMON, script != HB_SCRIPT_INHERITED, script != HB_SCRIPT_UNKNOWN { return script }
-        }
-        return HB_SCRIPT_COMMON
     }
 }

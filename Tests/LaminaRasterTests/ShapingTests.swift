@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Foundation
 import LaminaTestSupport
 import Testing
@@ -101,6 +102,17 @@ struct BidiTests {
         let shaped = try #require(font.shaped("\u{5D0} (b)", direction: nil))
         #expect(shaped.glyphs.first?.index == font.glyphIndex(for: "("))
         #expect(shaped.glyphs[2].index == font.glyphIndex(for: ")"))
+    }
+
+    @Test("a run is split where the script changes; spaces, digits and marks go with the piece before them")
+    func scriptPieces() {
+        let scalars = "ab \u{E01}\u{E02}. 12".unicodeScalars.map(\.value)
+        let pieces = TextShaper.scriptPieces(scalars, start: 0, count: scalars.count)
+        #expect(pieces.map(\.start) == [0, 3])
+        #expect(pieces.map(\.count) == [3, 6])
+        #expect(pieces.map { hb_script_to_iso15924_tag($0.script) } == [0x4C61_746E, 0x5468_6169])   // 'Latn', 'Thai'
+        let digits = "12 34".unicodeScalars.map(\.value)
+        #expect(TextShaper.scriptPieces(digits, start: 0, count: digits.count).map(\.count) == [5])
     }
 
     @Test("the rule L2 orders runs: reverse every maximal sequence at each level from the highest to the lowest odd one")
