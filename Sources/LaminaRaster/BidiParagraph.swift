@@ -69,7 +69,8 @@ struct BidiParagraph {
     static func visualOrder(levels: [UInt8]) -> [Int] {
         var order = Array(levels.indices)
         guard let highest = levels.max(), highest > 0 else { return order }
-        let lowestOdd = levels.filter { $0 & 1 == 1 }.min() ?? highest
+        let odd: [UInt8] = levels.filter { $0 % 2 == 1 }
+        let lowestOdd: UInt8 = odd.min() ?? highest
         var level = highest
         while level >= lowestOdd && level > 0 {
             var i = 0
