@@ -196,7 +196,7 @@ struct FontLookupTests {
     func families() throws {
         #expect(try Font(family: "DejaVu Sans").path.hasSuffix("/DejaVuSans.ttf"))
         #expect(try Font(family: "DejaVu Sans", weight: .bold).path.hasSuffix("/DejaVuSans-Bold.ttf"))
-        #expect(try Font(family: "noto sans arabic").path.hasSuffix("/NotoSansArabic-Regular.ttf"))
+        #expect(try Font(family: "dejavu sans mono").path.hasSuffix("/DejaVuSansMono.ttf"))      // any case
         do {
             _ = try Font(family: "No Such Family")
             Issue.record("a missing family was found")
