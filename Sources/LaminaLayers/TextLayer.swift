@@ -112,13 +112,13 @@ open class TextLayer: Layer {
         let drawn = Renderer.textLines(of: self, font: font).first
         let start = bounds.minX + (drawn?.x ?? 0)
         let end = drawn.map { $0.line.width } ?? 0
-        var positions = [start + min(line.caretX(scalarOffset: 0), end)]
+        var offsets = [0]
         var scalars = 0
         for character in firstLine {
             scalars += character.unicodeScalars.count
-            positions.append(start + min(line.caretX(scalarOffset: scalars), end))
+            offsets.append(scalars)
         }
-        return positions
+        return line.caretX(scalarOffsets: offsets).map { start + min($0, end) }
     }
 
     /// The character boundary nearest to `x` (the layer's coordinates) on the first line:

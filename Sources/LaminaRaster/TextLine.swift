@@ -53,7 +53,12 @@ public struct TextLine {
     /// one), a share of the way across a ligature that shows several characters, and the
     /// trailing edge of the last character at the end.
     public func caretX(scalarOffset offset: Int) -> Double {
-        guard !glyphs.isEmpty else { return direction == .rightToLeft ? width : 0 }
+        caretX(scalarOffsets: [offset])[0]
+    }
+
+    /// `caretX(scalarOffset:)` for each of `offsets`, the clusters measured once for all.
+    public func caretX(scalarOffsets offsets: [Int]) -> [Double] {
+        guard !glyphs.isEmpty else { return offsets.map { _ in direction == .rightToLeft ? width : 0 } }
         // Each cluster's extent on the line and direction.
         var extents: [Int: (left: Double, right: Double, rightToLeft: Bool)] = [:]
         var pen = 0.0
@@ -67,17 +72,22 @@ public struct TextLine {
             pen = right
         }
         let starts = extents.keys.sorted()
-        let target = min(max(offset, 0), scalarCount)
-        if target == scalarCount, let last = starts.last, let e = extents[last] {
-            return e.rightToLeft ? e.left : e.right             // after the last character
+        return offsets.map { offset in
+            let target = min(max(offset, 0), scalarCount)
+            if target == scalarCount, let last = starts.last, let e = extents[last] {
+                return e.rightToLeft ? e.left : e.right             // after the last character
+            }
+            // The cluster holding the scalar: the last one starting at or before it.
+            var low = 0, high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= target { low = middle } else { high = middle - 1 }
+            }
+            let start = starts[low], end = low + 1 < starts.count ? starts[low + 1] : scalarCount
+            guard let e = extents[start] else { return 0 }
+            let share = end > start ? Double(min(max(target - start, 0), end - start)) / Double(end - start) : 0
+            return e.rightToLeft ? e.right - share * (e.right - e.left) : e.left + share * (e.right - e.left)
         }
-        // The cluster holding the scalar: the last one starting at or before it.
-        var k = 0
-        while k + 1 < starts.count && starts[k + 1] <= target { k += 1 }
-        let start = starts[k], end = k + 1 < starts.count ? starts[k + 1] : scalarCount
-        guard let e = extents[start] else { return 0 }
-        let share = end > start ? Double(min(max(target - start, 0), end - start)) / Double(end - start) : 0
-        return e.rightToLeft ? e.right - share * (e.right - e.left) : e.left + share * (e.right - e.left)
     }
 }
 
