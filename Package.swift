@@ -55,6 +55,9 @@ let package = Package(
         .systemLibrary(
             name: "CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CUnibreak", pkgConfig: "libunibreak",
+            providers: [.apt(["libunibreak-dev"])]),
         .target(name: "CLaminaKernels"),
         .target(
             name: "CLaminaPNG",
@@ -71,7 +74,8 @@ let package = Package(
         // rasterizer's FreeType and libpng.
         .target(name: "LaminaPixels", dependencies: ["LaminaGeometry"]),
         .target(name: "LaminaRaster", dependencies: ["LaminaGeometry", "LaminaPixels", "LaminaSystem", "CLaminaPNG", "CFreeType",
-                                                     "CHarfBuzz", "CFriBidi", "CFontconfig", "CLaminaKernels"]),
+                                                     "CHarfBuzz", "CFriBidi", "CFontconfig", "CUnibreak",
+                                                     "CLaminaKernels"]),
         .target(name: "LaminaAnimation", dependencies: ["LaminaGeometry"]),
         // A scene file's tree with positions: what the YAML helper hands the daemon.
         .target(name: "LaminaSceneSyntax"),

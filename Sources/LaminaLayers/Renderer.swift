@@ -64,9 +64,10 @@ public final class Renderer {
         }
     }
 
-    /// The laid-out lines with their x offset in the bounds and their baseline: one per
-    /// explicit line break, and with `isWrapped` broken at spaces to fit the bounds' width;
-    /// lines stack by the face's ascender + descender.
+    /// The laid-out lines with their x offset in the bounds and their baseline
+    /// (`Font.layoutLines`: one paragraph per explicit line break, wrapped, limited and
+    /// truncated as the layer says); baselines are `lineHeight` apart, the first an ascender
+    /// below the bounds' top.
     static func textLines(of layer: TextLayer, font: Font) -> [(line: TextLine, x: Double, baseline: Double)] {
         layer.layoutCache.lines(for: TextLayoutCache.Key(text: layer.text, bounds: layer.bounds, font: font)) {
             layOut(layer, font: font)
@@ -74,25 +75,11 @@ public final class Renderer {
     }
 
     private static func layOut(_ layer: TextLayer, font: Font) -> [(line: TextLine, x: Double, baseline: Double)] {
-        let size = layer.fontSize, width = layer.bounds.width
-        let metrics = font.lineMetrics(size: size)
-        var texts: [String] = []
-        for paragraph in layer.string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            guard layer.isWrapped, width > 0 else { texts.append(paragraph); continue }
-            var current = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-                let candidate = current.isEmpty ? word : current + " " + word
-                if !current.isEmpty && font.layout(candidate, size: size).width > width {
-                    texts.append(current)
-                    current = word
-                } else {
-                    current = candidate
-                }
-            }
-            texts.append(current)
-        }
-        return texts.enumerated().map { k, text in
-            let line = font.layout(text, size: size, maxWidth: layer.truncatesEnd ? width : nil)
+        let width = layer.bounds.width
+        let ascender = font.lineMetrics(size: layer.fontSize).ascender, lineHeight = layer.lineHeight(font)
+        let lines = font.layoutLines(layer.string, size: layer.fontSize, width: width, wraps: layer.isWrapped,
+                                     truncation: layer.truncationMode, maximumLines: layer.numberOfLines)
+        return lines.enumerated().map { k, line in
             let x: Double
             switch layer.alignmentMode {
             case .natural: x = line.direction == .rightToLeft ? width - line.width : 0
@@ -100,7 +87,7 @@ public final class Renderer {
             case .center: x = (width - line.width) / 2
             case .right: x = width - line.width
             }
-            return (line, x, layer.bounds.minY + metrics.ascender + Double(k) * (metrics.ascender + metrics.descender))
+            return (line, x, layer.bounds.minY + ascender + Double(k) * lineHeight)
         }
     }
 

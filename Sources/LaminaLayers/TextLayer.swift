@@ -3,9 +3,10 @@ import LaminaGeometry
 import LaminaRaster
 
 /// A layer that draws text (`CATextLayer`): lines at explicit breaks, and with `isWrapped`
-/// at spaces, the first line's top at the top of the bounds, each aligned within the bounds'
-/// width and cut with an ellipsis when it does not fit and truncation is on. Glyphs come from FreeType outlines through Lamina's rasterizer
-/// (DejaVu Sans by default).
+/// at the Unicode line break opportunities (UAX #14), the first line's top at the top of the
+/// bounds, each aligned within the bounds' width and cut with an ellipsis by
+/// `truncationMode` when it does not fit. Glyphs come from FreeType outlines through
+/// Lamina's rasterizer (DejaVu Sans by default).
 open class TextLayer: Layer {
     /// How each line sits in the bounds' width (`CATextLayer.alignmentMode`).
     public enum Alignment: String, Hashable, Sendable {
@@ -26,8 +27,10 @@ open class TextLayer: Layer {
         var fontSize = 36.0
         var foregroundColor: Color? = .white
         var alignment = Alignment.natural
-        var truncates = false
+        var truncation = TextTruncation.none
         var wrapped = false
+        var numberOfLines = 0
+        var lineHeightMultiple = 1.0
     }
 
     var text = TextProperties()
@@ -64,18 +67,48 @@ open class TextLayer: Layer {
         set { mutateText("alignmentMode") { $0.alignment = newValue } }
     }
 
-    /// Cut the end with "…" when the line is wider than the bounds (`truncationMode end`).
-    public var truncatesEnd: Bool {
-        get { text.truncates }
-        set { mutateText("truncationMode") { $0.truncates = newValue } }
+    /// Where a line wider than the bounds is cut and "…" put in its place
+    /// (`CATextLayer.truncationMode`); `.none` by default, as Core Animation.
+    public var truncationMode: TextTruncation {
+        get { text.truncation }
+        set { mutateText("truncationMode") { $0.truncation = newValue } }
     }
 
-    /// Break lines at spaces to fit the bounds' width (`isWrapped`); explicit "\n" always
-    /// breaks.
+    /// True when `truncationMode` is `.end`; setting it false sets `.none`.
+    public var truncatesEnd: Bool {
+        get { text.truncation == .end }
+        set { truncationMode = newValue ? .end : .none }
+    }
+
+    /// Break lines to fit the bounds' width (`isWrapped`) at the Unicode line break
+    /// opportunities: after spaces and hyphens, between ideographs (Chinese, Japanese), a
+    /// word wider than the bounds between its characters. Explicit "\n" always breaks.
     public var isWrapped: Bool {
         get { text.wrapped }
         set { mutateText("wrapped") { $0.wrapped = newValue } }
     }
+
+    /// The most lines drawn; 0 (the default) draws them all. The last line drawn holds the
+    /// rest of the text, cut by `truncationMode` (`UILabel.numberOfLines`, whose default is 1).
+    /// Negative counts are taken as 0.
+    public var numberOfLines: Int {
+        get { text.numberOfLines }
+        set { mutateText("numberOfLines") { $0.numberOfLines = max(newValue, 0) } }
+    }
+
+    /// The distance between baselines as a multiple of the face's line height (its ascender
+    /// plus descender); 1 by default (`NSParagraphStyle.lineHeightMultiple`). Values outside
+    /// `TextLayer.lineHeightMultiples` are clamped into it.
+    public var lineHeightMultiple: Double {
+        get { text.lineHeightMultiple }
+        set {
+            let clamped = newValue.isFinite ? min(max(newValue, Self.lineHeightMultiples.lowerBound), Self.lineHeightMultiples.upperBound) : 1
+            mutateText("lineHeightMultiple") { $0.lineHeightMultiple = clamped }
+        }
+    }
+
+    /// The line height multiples accepted.
+    public static let lineHeightMultiples = 0.25...8.0
 
     private func mutateText(_ key: String, _ change: (inout TextProperties) -> Void) {
         changeProperty(key) { change(&text) }
@@ -86,12 +119,18 @@ open class TextLayer: Layer {
     var resolvedFont: Font? { font ?? TransactionStack.current.defaultFont }
 
     /// How tall the text is laid out in the bounds' width (wrapped when `isWrapped`), in
-    /// pixels: its lines times the face's line height (0 without a font). What a dialog sizes
-    /// its message by.
+    /// pixels: its lines times the line height (0 without a font). What a dialog sizes its
+    /// message by.
     public var textHeight: Double {
         guard let font = resolvedFont, !string.isEmpty else { return 0 }
+        return Double(Renderer.textLines(of: self, font: font).count) * lineHeight(font)
+    }
+
+    /// The distance between baselines with `font`: the face's ascender plus descender, times
+    /// `lineHeightMultiple`.
+    func lineHeight(_ font: Font) -> Double {
         let metrics = font.lineMetrics(size: fontSize)
-        return Double(Renderer.textLines(of: self, font: font).count) * (metrics.ascender + metrics.descender)
+        return (metrics.ascender + metrics.descender) * lineHeightMultiple
     }
 
     /// How wide the string is on one line at `fontSize`, in pixels (0 without a font): what a
@@ -195,7 +234,8 @@ final class TextLayoutCache {
 
         static func == (a: Key, b: Key) -> Bool {
             a.font === b.font && a.bounds == b.bounds && a.text.string == b.text.string && a.text.fontSize == b.text.fontSize
-                && a.text.alignment == b.text.alignment && a.text.truncates == b.text.truncates && a.text.wrapped == b.text.wrapped
+                && a.text.alignment == b.text.alignment && a.text.truncation == b.text.truncation && a.text.wrapped == b.text.wrapped
+                && a.text.numberOfLines == b.text.numberOfLines && a.text.lineHeightMultiple == b.text.lineHeightMultiple
         }
     }
 

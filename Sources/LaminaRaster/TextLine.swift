@@ -46,6 +46,8 @@ public struct TextLine {
     public var direction: TextDirection = .leftToRight
     /// The length of the line's text in Unicode scalars.
     public var scalarCount = 0
+    /// The text the line shows, in logical order ("…" included where it was cut).
+    public var text = ""
 
     /// Where the caret stands before the scalar at `offset` (0…`scalarCount`; the end is
     /// after the last character), from the line's left end: the leading edge of the cluster
@@ -95,31 +97,16 @@ extension Font {
     /// Lays `text` out on one line at `size`, shaped by HarfBuzz (kerning and mark
     /// positioning from GPOS, ligatures and contextual forms from GSUB), with right-to-left
     /// runs in visual order by the bidirectional algorithm; `direction` forces the
-    /// paragraph's base direction. With `maxWidth`, text that does not fit is cut after the
-    /// most characters that leave room for "…" and shaped again with it (tail truncation:
-    /// the ellipsis stands where the text's end would, on the left of a right-to-left line).
+    /// paragraph's base direction. With `maxWidth`, text that does not fit is cut at its end
+    /// (`truncatedLine`: the ellipsis stands where the text's end would, on the left of a
+    /// right-to-left line).
     public func layout(_ text: String, size: Double, maxWidth: Double? = nil, direction: TextDirection? = nil) -> TextLine {
-        let line = shapedLine(text, size: size, direction: direction)
-        guard let maxWidth, line.width > maxWidth else { return line }
-        let characters = Array(text)
-        // The most characters whose cut line with its ellipsis fits (none when even the
-        // ellipsis alone does not).
-        var fits = 0, over = characters.count
-        while over - fits > 1 {
-            let middle = (fits + over) / 2
-            if shapedLine(String(characters[..<middle]) + "\u{2026}", size: size, direction: line.direction).width <= maxWidth {
-                fits = middle
-            } else {
-                over = middle
-            }
-        }
-        var cut = shapedLine(String(characters[..<fits]) + "\u{2026}", size: size, direction: line.direction)
-        cut.isTruncated = true
-        return cut
+        guard let maxWidth else { return shapedLine(text, size: size, direction: direction) }
+        return truncatedLine(text, size: size, width: maxWidth, truncation: .end, direction: direction)
     }
 
     /// One paragraph shaped (from the cache when it was shaped before) and scaled to `size`.
-    private func shapedLine(_ text: String, size: Double, direction: TextDirection?) -> TextLine {
+    func shapedLine(_ text: String, size: Double, direction: TextDirection?) -> TextLine {
         guard let shaped = shaped(text, direction: direction) else { return unshapedLine(text, size: size) }
         let scale = size / Double(shapingUnitsPerEm)
         var pen: Int64 = 0
@@ -132,12 +119,12 @@ extension Font {
             pen += Int64(glyph.advance)
         }
         return TextLine(glyphs: glyphs, width: Double(pen) * scale, size: size, isTruncated: false,
-                        direction: shaped.direction, scalarCount: shaped.scalarCount)
+                        direction: shaped.direction, scalarCount: shaped.scalarCount, text: text)
     }
 
     /// A face HarfBuzz cannot read (FreeType reads more formats) is laid out a glyph per
     /// scalar, left to right, by its advances and `kern` table.
-    private func unshapedLine(_ text: String, size: Double) -> TextLine {
+    func unshapedLine(_ text: String, size: Double) -> TextLine {
         var glyphs: [TextLine.PlacedGlyph] = []
         var pen = 0.0
         var previous: UInt32?
@@ -151,6 +138,6 @@ extension Font {
             previous = index
             offset += 1
         }
-        return TextLine(glyphs: glyphs, width: pen, size: size, isTruncated: false, scalarCount: offset)
+        return TextLine(glyphs: glyphs, width: pen, size: size, isTruncated: false, scalarCount: offset, text: text)
     }
 }

@@ -404,7 +404,9 @@ public final class FileScene: ControllableScene {
         case .lineDashPattern(let dashes): (layer as? ShapeLayer)?.lineDashPattern = dashes
         case .alignment(let alignment): (layer as? TextLayer)?.alignmentMode = alignment
         case .wrapped(let wrapped): (layer as? TextLayer)?.isWrapped = wrapped
-        case .truncatesEnd(let truncates): (layer as? TextLayer)?.truncatesEnd = truncates
+        case .truncation(let mode): (layer as? TextLayer)?.truncationMode = mode
+        case .numberOfLines(let count): (layer as? TextLayer)?.numberOfLines = count
+        case .lineHeightMultiple(let multiple): (layer as? TextLayer)?.lineHeightMultiple = multiple
         case .font(let font): (layer as? TextLayer)?.font = font
         case .gradientColors(let colors): (layer as? GradientLayer)?.colors = colors
         case .gradientLocations(let locations): (layer as? GradientLayer)?.locations = locations

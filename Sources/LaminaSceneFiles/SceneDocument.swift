@@ -156,7 +156,9 @@ enum LayerSetup {
     case lineDashPattern([Double])
     case alignment(TextLayer.Alignment)
     case wrapped(Bool)
-    case truncatesEnd(Bool)
+    case truncation(TextTruncation)
+    case numberOfLines(Int)
+    case lineHeightMultiple(Double)
     /// A text layer's face.
     case font(Font)
     case gradientColors([Color])

@@ -34,7 +34,7 @@ extension LayerSpec.Kind {
         switch self {
         case .layer, .transform: return common
         case .shape: return common + ["path", "fillRule", "lineCap", "lineJoin", "lineDashPattern"]
-        case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd", "font"]
+        case .text: return common + ["string", "alignment", "wrapped", "truncatesEnd", "truncation", "lines", "lineHeight", "font"]
         case .gradient: return common + ["colors", "locations", "type"]
         case .replicator: return common + ["instanceCount"]
         case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
@@ -377,7 +377,10 @@ extension SceneFileCompiler {
             return .lineDashPattern(dashes)
         case "alignment": return .alignment(try values.choice(node, path, [TextLayer.Alignment.natural, .left, .center, .right]))
         case "wrapped": return .wrapped(try values.bool(node, path))
-        case "truncatesEnd": return .truncatesEnd(try values.bool(node, path))
+        case "truncatesEnd": return .truncation(try values.bool(node, path) ? .end : .none)
+        case "truncation": return .truncation(try values.choice(node, path, TextTruncation.allCases))
+        case "lines": return .numberOfLines(try values.integer(node, path, in: 0...Limits.textLines))
+        case "lineHeight": return .lineHeightMultiple(try values.number(node, path, in: TextLayer.lineHeightMultiples))
         case "font": return .font(try font(node, path))
         case "colors":
             guard let items = node.items, (1...64).contains(items.count) else {

@@ -53,6 +53,8 @@ struct SceneFileCompiler {
         /// Pixels of all images together (decoded at 4 bytes a pixel: 64 MiB).
         static let totalImagePixels = 4096 * 4096
         static let replicatorInstances = 256
+        /// The most lines a text layer's `lines` limits it to.
+        static let textLines = 10_000
         /// Bytes of a name (besides its 64 characters).
         static let nameBytes = 256
     }

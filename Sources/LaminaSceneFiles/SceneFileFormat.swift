@@ -92,6 +92,9 @@ public enum SceneFileFormat {
         case "string": return .text
         case "alignment": return .choice(["natural", "left", "center", "right"])
         case "wrapped", "truncatesEnd": return .boolean
+        case "truncation": return .choice(TextTruncation.allCases.map(\.rawValue))
+        case "lines": return .wholeNumber(0...SceneFileCompiler.Limits.textLines)
+        case "lineHeight": return .number
         case "font": return .fontName
         case "colors": return .colours
         case "type": return .choice(["axial", "radial"])
