@@ -8,4 +8,6 @@
 
 /// Outlines in font units scaled to the size, no hinting, no embedded bitmaps.
 static inline int32_t lamina_ft_load_flags_unhinted(void) { return FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP; }
+/// A colour bitmap glyph (an emoji strike) as premultiplied BGRA.
+static inline int32_t lamina_ft_load_flags_color(void) { return FT_LOAD_COLOR; }
 #endif

@@ -57,7 +57,14 @@ public final class Renderer {
                 continue
             }
             for placed in line.glyphs {
-                let outline = font.glyph(placed.index, size: line.size).path
+                let face = line.face(of: placed, in: font)
+                if let colored = face.colorGlyphImage(placed.index, size: line.size) {
+                    let at = t.translatedBy(x: b.minX + x + placed.x + Double(colored.left),
+                                            y: baseline + placed.y + Double(colored.top), z: 0)
+                    canvas.draw(colored.image, transform3D: at, opacity: color.alpha)
+                    continue
+                }
+                let outline = face.glyph(placed.index, size: line.size).path
                     .applying(AffineTransform(translationX: b.minX + x + placed.x, y: baseline + placed.y))
                 fill(outline, color: color, rule: .nonZero, transform: toDevice, canvas: canvas)
             }

@@ -18,8 +18,8 @@ public final class Font {
     /// The font file this face was loaded from.
     public let path: String
     private var library: FT_Library?
-    private var face: FT_Face?
-    private var currentSize = 0.0
+    private(set) var face: FT_Face?
+    var currentSize = 0.0
     /// Glyph outlines and coverage masks, per size; the size drawn last is kept at hand, since
     /// text comes in runs of one size.
     /// At most `maximumCachedSizes`, the least recently used dropped first (text whose size
@@ -33,7 +33,30 @@ public final class Font {
 
     /// The face as HarfBuzz reads it for shaping, made on first use (nil when HarfBuzz
     /// cannot read the file; such a face is laid out a glyph per scalar).
-    private lazy var harfBuzz: HarfBuzzFont? = HarfBuzzFont(path: path, faceIndex: faceIndex)
+    lazy var harfBuzz: HarfBuzzFont? = HarfBuzzFont(path: path, faceIndex: faceIndex)
+
+    /// Faces tried in order for a character this face has no glyph for, before fontconfig
+    /// is asked (`findsFallbacks`): a kiosk's own list (Arabic, then CJK, then emoji...).
+    /// Setting it drops the shaped paragraphs.
+    public var fallbacks: [Font] = [] {
+        didSet { shapedParagraphs.removeAll() }
+    }
+    /// Whether fontconfig is asked for an installed face that has a character neither this
+    /// face nor `fallbacks` has (true by default): text in any installed script, and colour
+    /// emoji, without naming their fonts. Fontconfig is loaded the first time it is asked.
+    public var findsFallbacks = true {
+        didSet { shapedParagraphs.removeAll() }
+    }
+    /// The faces fontconfig found for this face's text so far (at most
+    /// `maximumFoundFallbacks`), tried after `fallbacks`.
+    var foundFallbacks: [Font] = []
+    /// Characters fontconfig had no face for: not asked again (at most
+    /// `maximumUncoveredScalars`, then forgotten together).
+    var uncoveredScalars: Set<UInt32> = []
+    /// The most faces fontconfig adds to one face's fallbacks.
+    public static let maximumFoundFallbacks = 16
+    /// The most characters remembered as having no face.
+    static let maximumUncoveredScalars = 4096
     /// Paragraphs shaped, by text and forced direction: a label drawn again, at any size, is
     /// not shaped again. Emptied when it holds `maximumShapedParagraphs`.
     private var shapedParagraphs: [ShapingKey: ShapedParagraph] = [:]
@@ -57,7 +80,7 @@ public final class Font {
         guard let harfBuzz else { return nil }
         let key = ShapingKey(text: text, direction: direction)
         if let cached = shapedParagraphs[key] { return cached }
-        let shaped = TextShaper.shape(text, font: harfBuzz, direction: direction)
+        let shaped = shapeWithFallbacks(text, primary: harfBuzz, direction: direction)
         paragraphsShaped += 1
         if text.utf8.count <= Self.maximumCachedParagraphBytes {
             if shapedParagraphs.count >= Self.maximumShapedParagraphs { shapedParagraphs.removeAll(keepingCapacity: true) }
@@ -87,6 +110,8 @@ public final class Font {
         /// The outlines' advances alone, so laying out a line copies no outline.
         var advances: [UInt32: Double] = [:]
         var masks: [Int: GlyphMask] = [:]
+        /// Colour glyphs scaled to this size, by glyph index (nil: the glyph has none).
+        var colorGlyphs: [UInt32: ColorGlyphImage?] = [:]
         init(size: Double) { self.size = size }
     }
 
@@ -168,6 +193,9 @@ public final class Font {
         if let library { FT_Done_FreeType(library) }
     }
 
+    /// FreeType's flags for the face (`FT_FACE_FLAG_*`).
+    var faceFlags: FT_Long { face?.pointee.face_flags ?? 0 }
+
     /// True when the face has a kerning table FreeType can read (`kern`).
     public var hasKerning: Bool {
         guard let face else { return false }
@@ -193,7 +221,7 @@ public final class Font {
         return index
     }
 
-    private func setSize(_ size: Double) {
+    func setSize(_ size: Double) {
         guard let face, size != currentSize else { return }
         // 26.6 fixed point at 72 dpi: one point is one pixel.
         FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72)
@@ -325,17 +353,26 @@ extension Canvas {
             }
         }
         let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
-        let sized = font.cache(for: line.size)
+        let ownSized = font.cache(for: line.size)
         let pixel = color.premultiplied.pixel32
         guard abs(origin.y) < 1e14 else { return }
         for placed in line.glyphs {
+            let face = placed.face == 0 ? font : line.face(of: placed, in: font)
+            let sized = face === font ? ownSized : face.cache(for: line.size)
+            if face.hasColorGlyphs, let colored = face.colorGlyph(placed.index, in: sized) {
+                // An emoji: its own colours on whole pixels, the text colour's alpha its opacity.
+                let gx = x + placed.x, gy = origin.y + placed.y
+                guard abs(gx) < 1e15, abs(gy) < 1e15 else { continue }
+                composite(colored.image, at: (Int(gx.rounded()) + colored.left, Int(gy.rounded()) + colored.top), opacity: color.alpha)
+                continue
+            }
             // The pen position rounded to the subpixel grid selects a cached coverage mask.
             let px = (x + placed.x) * Double(sx), py = (origin.y + placed.y) * Double(sy)
             guard abs(px) < 1e15, abs(py) < 1e15 else { continue }
             let qx = roundedAwayFromZero(px), qy = roundedAwayFromZero(py)
             let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
             let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
-            let mask = font.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
+            let mask = face.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
             blit(mask, x: ix + mask.left, y: iy + mask.top, pixel: pixel)
         }
     }

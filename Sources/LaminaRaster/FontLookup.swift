@@ -53,7 +53,7 @@ enum FontLookup {
     /// The longest family name looked up.
     static let maximumFamilyLength = 256
 
-    private nonisolated(unsafe) static let config: OpaquePointer? = FcInitLoadConfigAndFonts()
+    nonisolated(unsafe) static let config: OpaquePointer? = FcInitLoadConfigAndFonts()
 
     /// The file and face index of the installed face of `family` nearest to `weight`.
     static func face(family: String, weight: FontWeight) throws(FontError) -> (path: String, index: Int) {

@@ -31,6 +31,9 @@ public struct TextLine {
         public var cluster: Int = 0
         /// True when the glyph belongs to a right-to-left run.
         public var isRightToLeft = false
+        /// The face the glyph is from: 0 the line's own, k ≥ 1 `TextLine.fallbacks[k − 1]`
+        /// (a character the line's face lacks).
+        public var face = 0
     }
 
     /// The glyphs, left to right.
@@ -48,6 +51,13 @@ public struct TextLine {
     public var scalarCount = 0
     /// The text the line shows, in logical order ("…" included where it was cut).
     public var text = ""
+    /// The faces of the glyphs the line's own face has none for (`PlacedGlyph.face`).
+    public var fallbacks: [Font] = []
+
+    /// The face glyph `placed` is drawn from, when the line's own is `font`.
+    public func face(of placed: PlacedGlyph, in font: Font) -> Font {
+        placed.face == 0 || placed.face > fallbacks.count ? font : fallbacks[placed.face - 1]
+    }
 
     /// Where the caret stands before the scalar at `offset` (0…`scalarCount`; the end is
     /// after the last character), from the line's left end: the leading edge of the cluster
@@ -108,18 +118,25 @@ extension Font {
     /// One paragraph shaped (from the cache when it was shaped before) and scaled to `size`.
     func shapedLine(_ text: String, size: Double, direction: TextDirection?) -> TextLine {
         guard let shaped = shaped(text, direction: direction) else { return unshapedLine(text, size: size) }
-        let scale = size / Double(shapingUnitsPerEm)
-        var pen: Int64 = 0
+        // Pixels per font unit of each face (fallbacks have their own units per em).
+        // The pen is kept in each face's own units, summed exactly, and scaled when read.
+        let scales = ([self] + shaped.fallbacks).map { size / Double($0.shapingUnitsPerEm) }
+        var penUnits = [Int64](repeating: 0, count: scales.count)
+        func pen() -> Double { scales.count == 1 ? Double(penUnits[0]) * scales[0] : zip(penUnits, scales).reduce(0) { $0 + Double($1.0) * $1.1 } }
         var glyphs: [TextLine.PlacedGlyph] = []
         glyphs.reserveCapacity(shaped.glyphs.count)
         for glyph in shaped.glyphs {
-            glyphs.append(.init(index: glyph.index, x: Double(pen + Int64(glyph.offsetX)) * scale,
-                                y: -Double(glyph.offsetY) * scale, advance: Double(glyph.advance) * scale,
-                                cluster: glyph.cluster, isRightToLeft: glyph.isRightToLeft))
-            pen += Int64(glyph.advance)
+            let face = Int(glyph.face), scale = scales[face]
+            penUnits[face] += Int64(glyph.offsetX)
+            let x = pen()
+            penUnits[face] += Int64(glyph.advance) - Int64(glyph.offsetX)
+            glyphs.append(.init(index: glyph.index, x: x, y: -Double(glyph.offsetY) * scale,
+                                advance: Double(glyph.advance) * scale, cluster: glyph.cluster,
+                                isRightToLeft: glyph.isRightToLeft, face: face))
         }
-        return TextLine(glyphs: glyphs, width: Double(pen) * scale, size: size, isTruncated: false,
-                        direction: shaped.direction, scalarCount: shaped.scalarCount, text: text)
+        return TextLine(glyphs: glyphs, width: pen(), size: size, isTruncated: false,
+                        direction: shaped.direction, scalarCount: shaped.scalarCount, text: text,
+                        fallbacks: shaped.fallbacks)
     }
 
     /// A face HarfBuzz cannot read (FreeType reads more formats) is laid out a glyph per

@@ -21,6 +21,8 @@ struct ShapedGlyph: Equatable {
     var offsetX: Int32, offsetY: Int32
     /// True inside a right-to-left run (its clusters run from right to left).
     var isRightToLeft: Bool
+    /// Which face drew it: 0 the paragraph's own, k ≥ 1 its `fallbacks[k − 1]`.
+    var face: UInt16 = 0
 }
 
 /// A paragraph shaped: its glyphs in visual order (left to right on the line).
@@ -30,8 +32,8 @@ struct ShapedParagraph {
     var direction: TextDirection
     /// The paragraph's length in Unicode scalars.
     var scalarCount: Int
-    /// The sum of the advances, in font units.
-    var advance: Int64 { glyphs.reduce(0) { $0 + Int64($1.advance) } }
+    /// The faces of the characters the paragraph's own face lacks (`ShapedGlyph.face`).
+    var fallbacks: [Font] = []
 }
 
 /// A face read by HarfBuzz from the font file (its OpenType tables: cmap, GSUB, GPOS, kern,
@@ -59,10 +61,16 @@ final class HarfBuzzFont {
 
     deinit { hb_font_destroy(font) }
 
+    /// True when the face maps `scalar` to a glyph (its cmap has it).
+    func hasGlyph(_ scalar: UInt32) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0
+    }
+
     /// Shapes `scalars` (a whole paragraph, the context of every run) from `start` for
     /// `count` scalars as one run of one script and direction; clusters are offsets in
     /// `scalars`. The glyphs come in visual order, as HarfBuzz gives them.
-    func shape(_ scalars: [UInt32], start: Int, count: Int, script: hb_script_t, rightToLeft: Bool) -> [ShapedGlyph] {
+    func shape(_ scalars: [UInt32], start: Int, count: Int, script: hb_script_t, rightToLeft: Bool, face: UInt16 = 0) -> [ShapedGlyph] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         scalars.withUnsafeBufferPointer { text in
@@ -77,7 +85,7 @@ final class HarfBuzzFont {
               let positions = hb_buffer_get_glyph_positions(buffer, &length) else { return [] }
         return (0..<Int(length)).map { i in
             ShapedGlyph(index: infos[i].codepoint, cluster: Int(infos[i].cluster), advance: positions[i].x_advance,
-                        offsetX: positions[i].x_offset, offsetY: positions[i].y_offset, isRightToLeft: rightToLeft)
+                        offsetX: positions[i].x_offset, offsetY: positions[i].y_offset, isRightToLeft: rightToLeft, face: face)
         }
     }
 
@@ -90,27 +98,38 @@ final class HarfBuzzFont {
 
 /// Shapes a paragraph: the bidirectional algorithm splits it into runs of one direction
 /// (`BidiParagraph`, FriBidi), each run is split where its script changes (characters every
-/// script shares go with their neighbours), HarfBuzz shapes every piece with the whole
-/// paragraph as context (Arabic joins across a piece's ends), and the runs are put in visual
-/// order (UAX #9, rule L2).
+/// script shares go with their neighbours) and where the face changes (a character the
+/// paragraph's face lacks is shaped in a fallback face), HarfBuzz shapes every piece with the
+/// whole paragraph as context (Arabic joins across a piece's ends), and the runs are put in
+/// visual order (UAX #9, rule L2).
 enum TextShaper {
-    static func shape(_ text: String, font: HarfBuzzFont, direction: TextDirection? = nil) -> ShapedParagraph {
+    /// `faces[0]` is the paragraph's own face; `faceOf[i]` (when given) picks scalar i's.
+    static func shape(_ text: String, faces: [HarfBuzzFont], faceOf: [UInt16]? = nil,
+                      direction: TextDirection? = nil) -> ShapedParagraph {
         let scalars = text.unicodeScalars.map(\.value)
         guard !scalars.isEmpty else {
             return ShapedParagraph(glyphs: [], direction: direction ?? .leftToRight, scalarCount: 0)
         }
         let bidi = BidiParagraph(scalars, direction: direction)
-        var runs: [(start: Int, count: Int, script: hb_script_t, level: UInt8)] = []
+        var runs: [(start: Int, count: Int, script: hb_script_t, level: UInt8, face: UInt16)] = []
         for run in bidi.levelRuns {
             for piece in scriptPieces(scalars, start: run.start, count: run.count) {
-                runs.append((piece.start, piece.count, piece.script, run.level))
+                guard let faceOf else { runs.append((piece.start, piece.count, piece.script, run.level, 0)); continue }
+                // Split again where the face changes.
+                var start = piece.start
+                for i in piece.start..<(piece.start + piece.count) where faceOf[i] != faceOf[start] {
+                    runs.append((start, i - start, piece.script, run.level, faceOf[start]))
+                    start = i
+                }
+                runs.append((start, piece.start + piece.count - start, piece.script, run.level, faceOf[start]))
             }
         }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(scalars.count)
         for k in BidiParagraph.visualOrder(levels: runs.map(\.level)) {
             let run = runs[k]
-            glyphs += font.shape(scalars, start: run.start, count: run.count, script: run.script, rightToLeft: run.level & 1 == 1)
+            glyphs += faces[Int(run.face)].shape(scalars, start: run.start, count: run.count, script: run.script,
+                                                 rightToLeft: run.level & 1 == 1, face: run.face)
         }
         return ShapedParagraph(glyphs: glyphs, direction: bidi.direction, scalarCount: scalars.count)
     }
