@@ -57,6 +57,16 @@ public final class Font {
     public static let maximumFoundFallbacks = 16
     /// The most characters remembered as having no face.
     static let maximumUncoveredScalars = 4096
+    /// Fontconfig lookups this face has made: at most `maximumFallbackLookups` in its life,
+    /// and `maximumFallbackLookupsPerParagraph` for one paragraph (each sorts every installed
+    /// face: text of thousands of characters no face has must not stall a frame).
+    var fallbackLookups = 0
+    /// Where `fallbackLookups` stops for the paragraph being shaped.
+    var lookupLimit = 0
+    /// The most fontconfig lookups one face makes.
+    public static let maximumFallbackLookups = 1024
+    /// The most fontconfig lookups shaping one paragraph makes.
+    public static let maximumFallbackLookupsPerParagraph = 16
     /// Paragraphs shaped, by text and forced direction: a label drawn again, at any size, is
     /// not shaped again. Emptied when it holds `maximumShapedParagraphs`.
     private var shapedParagraphs: [ShapingKey: ShapedParagraph] = [:]

@@ -15,6 +15,7 @@ extension Font {
         var faceOf: [UInt16]?
         var used: [Font] = []                  // the fallbacks this paragraph uses, in face order
         var offset = 0
+        lookupLimit = min(fallbackLookups + Self.maximumFallbackLookupsPerParagraph, Self.maximumFallbackLookups)
         for character in text {
             let scalars = character.unicodeScalars.map(\.value)
             defer { offset += scalars.count }
@@ -47,7 +48,9 @@ extension Font {
         func covering(_ font: Font) -> Bool { font.harfBuzz.map { Self.covers($0, scalars) } ?? false }
         if color, let found = candidates.first(where: { $0.hasColorGlyphs && covering($0) }) { return found }
         if let found = candidates.first(where: covering) { return found }
-        guard findsFallbacks, foundFallbacks.count < Self.maximumFoundFallbacks, !uncoveredScalars.contains(key) else { return nil }
+        guard findsFallbacks, foundFallbacks.count < Self.maximumFoundFallbacks, !uncoveredScalars.contains(key),
+              fallbackLookups < lookupLimit else { return nil }
+        fallbackLookups += 1
         for wantColor in color ? [true, false] : [false] {
             guard let match = FontLookup.face(covering: needed, color: wantColor) else { continue }
             if let known = candidates.first(where: { $0.path == match.path && $0.faceIndex == match.index }) {

@@ -127,6 +127,10 @@ extension SceneFileCompiler {
             }
         }
         if kind == .list { spec.listRow = try listRow(of: spec, node, elementPath, depth: depth) }
+        if kind == .text, let standard = defaultFontWithFallbacks,
+           !spec.setup.contains(where: { if case .font = $0 { true } else { false } }) {
+            spec.setup.append(.font(standard))
+        }
         if kind.isControl || kind == .scroll || kind == .list, let n = fields["bounds"] {
             // A control draws its parts at the size it is given: kept within what a screen shows.
             guard let r = spec.writtenBounds,
@@ -512,8 +516,27 @@ extension SceneFileCompiler {
         } catch {
             throw SceneFields.error(file, node, path, "\(error)")
         }
+        loaded.fallbacks = fallbackFonts
         fonts[name] = loaded
         return loaded
+    }
+
+    /// `fallbackFonts:` — faces (named as `font` names them) tried in order for characters a
+    /// text layer's face lacks, before fontconfig is asked; read before the layers.
+    mutating func readFallbackFonts(_ node: SceneNode) throws(ConfigError) {
+        guard let items = node.items, (1...Limits.fonts).contains(items.count) else {
+            throw SceneFields.error(file, node, "fallbackFonts", "expected a list of 1…\(Limits.fonts) fonts")
+        }
+        var found: [Font] = []
+        for (i, item) in items.enumerated() { found.append(try font(item, "fallbackFonts[\(i)]")) }
+        do {
+            let standard = try Font()
+            standard.fallbacks = found
+            defaultFontWithFallbacks = standard
+        } catch {
+            throw SceneFields.error(file, node, "fallbackFonts", "the default face: \(error)")
+        }
+        fallbackFonts = found
     }
 
     /// An image by path relative to the file's folder; the resolved path must stay inside it.

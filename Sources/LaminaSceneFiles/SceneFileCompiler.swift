@@ -87,6 +87,10 @@ struct SceneFileCompiler {
     var imagePixels = 0
     /// Faces already loaded, by what `font` wrote.
     var fonts: [String: Font] = [:]
+    /// `fallbackFonts:`, given to every face the file's text layers draw with.
+    var fallbackFonts: [Font] = []
+    /// The default face with `fallbackFonts`, for text layers that name no font.
+    var defaultFontWithFallbacks: Font?
     var layerCount = 0
     var animationCount = 0
     /// Every named layer's kind, for states, gestures and animations to check against.
@@ -109,7 +113,7 @@ struct SceneFileCompiler {
     var listNodes: [String: SceneNode] = [:]
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
-                               "transitions", "animations", "animators", "dialogs", "gestures"]
+                               "transitions", "animations", "animators", "dialogs", "gestures", "fallbackFonts"]
 
     /// When compiling must have finished (`SystemClock` seconds): the cost model keeps every
     /// accepted file far inside it, so this only stops what the model missed.
@@ -138,6 +142,8 @@ struct SceneFileCompiler {
             throw SceneFields.error(file, version, "lamina", "this Lamina reads scene files of version 1")
         }
         let background = try top.take("background").map { node throws(ConfigError) in try values.color(node, "background") } ?? nil
+
+        if let node = top.take("fallbackFonts") { try readFallbackFonts(node) }
 
         var declared: [SceneDocument.Binding] = []
         if let node = top.take("bindings") { declared = try readBindings(node) }

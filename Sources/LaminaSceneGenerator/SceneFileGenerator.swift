@@ -71,6 +71,10 @@ public struct SceneFileGenerator {
         hostile = choices.chance(40)
         var entries: [(String, SceneNode)] = [("lamina", scalar("1"))]
         if choices.chance(30) { entries.append(("background", colour())) }
+        if choices.chance(10) {
+            entries.append(("fallbackFonts", bad(20) ? scalar("DejaVu Sans")
+                : list((0..<(1 + choices.next(2))).map { _ in value(of: .fontName, depth: 0) })))
+        }
         if !hostile || choices.chance(60) {
             entries.append(("bindings", map([("b0", map([("number", number())])), ("b1", map([("string", text(depth: 0))])),
                                             ("b2", map([("colour", scalar(choices.pick(["#FFF", "#3B82F6"])))])),

@@ -76,7 +76,7 @@ struct FontFallbackTests {
     }
 
     @Test("a line of scripts and emoji in DejaVu Sans with its fallbacks (checked by eye once, then frozen)")
-    func golden() throws {
+    func fallbackGolden() throws {
         let buffer = PixelBuffer(width: 560, height: 120)
         let canvas = Canvas(target: buffer)
         canvas.clear(.white)
@@ -87,5 +87,19 @@ struct FontFallbackTests {
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/fallback.png").path
         let mismatch = try Golden.compare(buffer, to: golden)
         #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+}
+
+extension FontFallbackTests {
+    @Test("characters no face has cost a bounded number of fontconfig lookups: 16 a paragraph, 1,024 a face")
+    func lookupsBounded() throws {
+        let font = try Font()
+        // Characters of Supplementary Private Use Area-A, which no installed face has.
+        func missing(_ k: Int) -> String { String(String.UnicodeScalarView((0..<100).map { Unicode.Scalar(0xF0000 + k * 100 + $0)! })) }
+        let line = font.layout(missing(0), size: 12)
+        #expect(line.glyphs.allSatisfy { $0.index == 0 } && line.glyphs.count == 100)
+        #expect(font.fallbackLookups == Font.maximumFallbackLookupsPerParagraph)
+        for k in 1...70 { _ = font.layout(missing(k), size: 12) }
+        #expect(font.fallbackLookups == Font.maximumFallbackLookups)
     }
 }

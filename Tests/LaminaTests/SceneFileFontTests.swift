@@ -63,3 +63,34 @@ struct SceneFileFontTests {
         }
     }
 }
+
+extension SceneFileFontTests {
+    @Test("fallbackFonts: faces every text layer's face falls back to, named as fonts are; the list is checked")
+    func fallbackFonts() throws {
+        let yaml = """
+            lamina: 1
+            fallbackFonts: ["Noto Sans Thai", "Droid Sans Fallback"]
+            layers:
+              - {name: plain, kind: text, string: "你好"}
+              - {name: named, kind: text, string: "สวัสดี", font: "DejaVu Sans:bold"}
+
+            """
+        let document = try SceneFileFixture.compile(yaml)
+        let rig = try DummyDisplayRig(width: 320, height: 120, refresh: 60, start: 0)
+        let scene = try rig.makeRuntime().install(FileScene.self, settings: FileScene.Settings(document: document))
+        let plain = try #require(scene.layer(named: "plain") as? TextLayer), named = try #require(scene.layer(named: "named") as? TextLayer)
+        #expect(plain.font?.path.hasSuffix("/DejaVuSans.ttf") == true)
+        #expect(plain.font?.fallbacks.map { ($0.path as NSString).lastPathComponent } == ["NotoSansThai-Regular.ttf", "DroidSansFallbackFull.ttf"])
+        #expect(named.font?.fallbacks.count == 2)
+        for (yaml, expected) in [("fallbackFonts: \"DejaVu Sans\"", "fallbackFonts: expected a list of 1…16 fonts"),
+                                 ("fallbackFonts: []", "fallbackFonts: expected a list of 1…16 fonts"),
+                                 ("fallbackFonts: [\"No Such Family\"]", "fallbackFonts[0]: family \"No Such Family\": no face of this family is installed")] {
+            do {
+                _ = try SceneFileFixture.compile("lamina: 1\n\(yaml)\nlayers: []\n")
+                Issue.record("\(yaml) was accepted")
+            } catch {
+                #expect("\(error)".contains("scene.yaml:2:") && "\(error)".contains(expected), "\(error)")
+            }
+        }
+    }
+}
