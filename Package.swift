@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "LaminaControlTests", dependencies: ["LaminaControl", "LaminaPixels", "LaminaRaster", "LaminaSystem"]),
         .testTarget(
             name: "LaminaWidgetsTests",
-            dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRuntime",
+            dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRaster", "LaminaRuntime",
                            "LaminaTestSupport"],
             exclude: ["Golden"]),                               // read by path (#filePath)
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),

@@ -106,12 +106,25 @@ public final class Keyboard {
         return out
     }
 
-    /// What the key with evdev code `key` types in the layout's first group at shift level
-    /// `level` (0 plain, 1 shifted), whatever the modifiers held now: the on-screen keyboard
-    /// labels its keys with it. Nil for keys that type nothing printable there.
-    public func character(forKey key: UInt32, level: UInt32) -> String? {
+    /// How many layouts (xkb groups) the keymap holds: one per comma-separated name of
+    /// `layout` (`us,ara,il` holds three).
+    public var layoutCount: Int { Int(xkb_keymap_num_layouts(keymap)) }
+
+    /// The keymap's own name for layout `index` ("English (US)", "Arabic", "Hebrew"), or nil
+    /// past the last.
+    public func layoutName(_ index: Int) -> String? {
+        guard index >= 0, index < layoutCount, let name = xkb_keymap_layout_get_name(keymap, UInt32(index)) else { return nil }
+        return String(cString: name)
+    }
+
+    /// What the key with evdev code `key` types in layout `layoutIndex` (the first by default)
+    /// at shift level `level` (0 plain, 1 shifted), whatever the modifiers held now: the
+    /// on-screen keyboard labels its keys with it. Nil for keys that type nothing printable
+    /// there.
+    public func character(forKey key: UInt32, level: UInt32, layout layoutIndex: Int = 0) -> String? {
+        guard layoutIndex >= 0, layoutIndex < layoutCount else { return nil }
         var symbols: UnsafePointer<xkb_keysym_t>?
-        let count = xkb_keymap_key_get_syms_by_level(keymap, key + 8, 0, level, &symbols)
+        let count = xkb_keymap_key_get_syms_by_level(keymap, key + 8, UInt32(layoutIndex), level, &symbols)
         guard count == 1, let symbol = symbols?.pointee else { return nil }
         var buffer = [CChar](repeating: 0, count: 16)
         let length = xkb_keysym_to_utf8(symbol, &buffer, buffer.count)

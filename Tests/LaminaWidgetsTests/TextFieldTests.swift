@@ -1,10 +1,11 @@
+import LaminaRaster
 import LaminaDisplay
 import LaminaGeometry
 import LaminaInput
 import LaminaLayers
 import LaminaRuntime
 import LaminaTestSupport
-import LaminaWidgets
+@testable import LaminaWidgets
 import Testing
 
 /// A scene with one text field, 400x60 at (120, 70) on a 640x480 screen.
@@ -200,5 +201,42 @@ struct TextFieldTests {
             pages += 1
         }
         #expect(pages >= 2 && scene.field.isFocused)
+    }
+}
+
+
+extension TextFieldTests {
+    @Test("the letter keys of Arabic, Hebrew, Russian, Greek and Thai are their xkb layouts' (Thai's number row too, its marks on a dotted circle)")
+    func worldLayouts() throws {
+        func rows(_ layout: String) throws -> [String] {
+            OnScreenKeyboard.letterRows(from: try Keyboard(layout: layout)).map { $0.map(\.plain).joined() }
+        }
+        #expect(try rows("ara") == ["ضصثقفغعهخحجد", "شسيبلاتنمكطذ", "ئءؤر\u{FEFB}ىةوزظ"])
+        #expect(try rows("il") == ["קראטוןםפ", "שדגכעיחלךף", "זסבהנמצתץ"])
+        #expect(try rows("ru") == ["йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"])
+        #expect(try rows("gr") == ["ςερτυθιοπ", "ασδφγηξκλ", "ζχψωβνμ"])
+        #expect(try rows("th") == ["ๅภถุึคตจขช", "ๆไำพะัีรนยบล", "ฟหกดเ้่าสวงฃ", "ผปแอิืทมใฝ"])
+        #expect(OnScreenKeyboard.capLabel("\u{E31}") == "\u{25CC}\u{E31}" && OnScreenKeyboard.capLabel("ก") == "ก")
+    }
+
+    @Test("with several layouts a key switches to the next; the space bar names the one shown; Arabic typed reads right to left")
+    func switchingLayouts() throws {
+        let (rig, runtime, scene) = try makeScene(layout: "us,ara,il")
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
+        let keyboard = try #require(runtime.onScreenKeyboard)
+        #expect(keyboard.layouts.map(\.shortName) == ["US", "ARA", "IL"])
+        #expect(keyboard.keys.contains { $0.label == "English (US)" } && keyboard.keys.contains { $0.label == "ARA" })
+        let size = keyboard.layer.bounds.size
+        scene.field.text = ""
+        try play("at 0.1 tap \(try keyCentre("ARA", runtime))", on: runtime, rig, for: 0.3)
+        #expect(keyboard.layoutIndex == 1 && keyboard.keys.contains { $0.label == "Arabic" } && keyboard.keys.contains { $0.label == "IL" })
+        #expect(keyboard.layer.bounds.size == size)
+        for letter in ["م", "ر", "ح", "ب", "ا"] { try play("at 0.1 tap \(try keyCentre(letter, runtime))", on: runtime, rig, for: 0.2) }
+        #expect(scene.field.text == "مرحبا")
+        let line = try Font().layout(scene.field.text, size: scene.field.label.fontSize)
+        #expect(line.direction == .rightToLeft)
+        try play("at 0.1 tap \(try keyCentre("IL", runtime))", on: runtime, rig, for: 0.3)
+        try play("at 0.1 tap \(try keyCentre("US", runtime))", on: runtime, rig, for: 0.3)
+        #expect(keyboard.layoutIndex == 0 && keyboard.keys.contains { $0.label == "q" })
     }
 }
