@@ -130,6 +130,10 @@ public struct LaminaConfig {
     /// Stop after this many seconds; nil runs until the script is done and everything has
     /// settled (dummy backend) or forever (a real display).
     public var exitAfter: Double?
+    /// `[run] language`: the language strings are shown in (nil: as written).
+    public var language: String?
+    /// `[run] translations`: the folder of the program's own catalogs (`de.mo`...).
+    public var translations: String?
     /// Where touches come from: `auto` reads libinput on a real display (not on the dummy),
     /// `libinput` always, `none` never.
     public var inputSource = "auto"
@@ -293,6 +297,27 @@ public struct LaminaConfig {
                 }
                 let exitAfter = try table.number("exit_after", default: 0, in: 0...86_400 * 365)
                 config.exitAfter = exitAfter > 0 ? exitAfter : nil
+                let language = try table.string("language", default: "", maxLength: 64)
+                if !language.isEmpty {
+                    guard Translations.isLanguageTag(language) else {
+                        throw ConfigError(file: path, field: "run.language", line: entries["language"]?.line,
+                                          reason: "'\(Escaped(language))' is not a language tag (de, pt_BR: ASCII letters, digits and _-.@)")
+                    }
+                    config.language = language
+                }
+                let translations = try table.string("translations", default: "", maxLength: 4096)
+                if !translations.isEmpty {
+                    let folder = translations.hasPrefix("/") ? translations : Paths.joined(directory, translations)
+                    guard Paths.isDirectory(folder) == true else {
+                        throw ConfigError(file: path, field: "run.translations", line: entries["translations"]?.line,
+                                          reason: "'\(Escaped(translations))' is not a folder")
+                    }
+                    // The language's catalog is read now, so a bad one is refused with its line.
+                    do { try Translations(folder: folder).use(language: config.language) } catch {
+                        throw ConfigError(file: path, field: "run.translations", line: entries["translations"]?.line, reason: "\(error)")
+                    }
+                    config.translations = folder
+                }
                 try table.rejectUnknownKeys()
             case "bindings":
                 config.bindings = table

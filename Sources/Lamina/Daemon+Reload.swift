@@ -96,6 +96,9 @@ extension Daemon {
             runtime.keyboard = try? makeKeyboard(next)
             runtime.relabelOnScreenKeyboard()                     // relabelled from the new layout when next shown
         }
+        if (next.language, next.translations) != (running.language, running.translations) {
+            applyLanguage(next, to: runtime, logger: runtime.logger)
+        }
         runtime.keyboard?.repeatDelay = next.repeatDelay
         runtime.keyboard?.repeatRate = next.repeatRate
         runtime.showsOnScreenKeyboard = next.onScreenKeyboard

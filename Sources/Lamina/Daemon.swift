@@ -180,6 +180,15 @@ public enum Daemon {
         }
     }
 
+    /// `[run] language` and `[run] translations` (checked when the configuration was read; a
+    /// catalog that went bad since is logged and the strings shown as written).
+    static func applyLanguage(_ config: LaminaConfig, to runtime: Runtime, logger: Logger) {
+        runtime.translations = config.translations.map { Translations(folder: $0, logger: logger) }
+        do { try runtime.setLanguage(config.language) } catch {
+            logger.warning("language: \(error); strings shown as written")
+        }
+    }
+
     /// The configured xkb keymap: it turns keys into text and labels the on-screen keyboard.
     static func makeKeyboard(_ config: LaminaConfig) throws -> Keyboard {
         let keyboard = try Keyboard(layout: config.keyboardLayout, variant: config.keyboardVariant, options: config.keyboardOptions)
@@ -240,6 +249,7 @@ public enum Daemon {
         let runtime = Runtime(display: display, clock: backend.clock, background: config.background, logger: logger)
         runtime.recorder = recorder
         applyDisplaySettings(config, to: runtime, onDummy: backend.isDummy, logger: logger)
+        applyLanguage(config, to: runtime, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         runtime.notifier = notifier
         if let session = options.calibration {

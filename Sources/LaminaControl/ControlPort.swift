@@ -87,7 +87,7 @@ final class ControlPort: LoopSource {
     static let controlCommands: [String: [String]] = [
         "version": [], "stats": [], "get-bindings": [], "reload": [], "blank": [], "unblank": [],
         "set-binding": ["name", "value"], "go-to-state": ["state"], "switch-scene": ["scene"],
-        "screenshot": ["path"], "subscribe": ["events"], "set-brightness": ["level"],
+        "screenshot": ["path"], "subscribe": ["events"], "set-brightness": ["level"], "set-language": ["language"],
     ]
 
     /// How old a `stats` reply may be, in seconds.
@@ -184,6 +184,16 @@ final class ControlPort: LoopSource {
             }
             subscribe(kinds)
             return success(["events": .array(kinds.sorted().map(ControlValue.string))])
+        case "set-language":
+            // A string switches to that language; null shows every string as written.
+            let language: String?
+            switch request["language"] {
+            case .string(let tag)?: language = tag
+            case .null?: language = nil
+            default: return failure("set-language needs `language`, a language tag such as de or pt_BR, or null")
+            }
+            do { try runtime.setLanguage(language) } catch { return failure("\(error)") }
+            return success(["language": language.map(ControlValue.string) ?? .null])
         case "set-brightness":
             guard runtime.backlight != nil else { return failure("no backlight is configured") }
             guard let level = request["level"]?.number, (0...1).contains(level) else {

@@ -58,6 +58,8 @@ public final class Runtime {
     private(set) lazy var systemd = SystemdLink(runtime: self, start: clock.now)
     /// SIGINT/SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2.
     private(set) lazy var signalHandling = SignalHandling(runtime: self)
+    /// The language strings are shown in, and the labels kept translated.
+    private(set) lazy var localization = Localization(runtime: self)
     /// What the daemon does when asked to reload, switch scenes or report stats.
     var hooks = RuntimeHooks()
     /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).

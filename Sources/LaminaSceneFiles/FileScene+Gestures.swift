@@ -76,7 +76,8 @@ extension FileScene {
                 if let does = action.action { self.act(does, owner: "") }
             }
         }
-        let dialog = Dialog(context: context, title: spec.title.text(read), message: spec.message?.text(read) ?? "", actions: actions)
+        let dialog = Dialog(context: context, title: spec.title.text(in: language, read),
+                            message: spec.message?.text(in: language, read) ?? "", actions: actions)
         dialog.dismissesOnBackgroundTap = spec.dismissesOnBackgroundTap
         dialog.onDismiss = { [weak self] _ in self?.shownDialog = nil }
         shownDialog = dialog

@@ -68,6 +68,6 @@ final class ListRows: ListDataSource {
         let item = all[index], defaults = row.fields
         let lookup: (String) -> BindingValue? = { item[$0] ?? defaults[$0] ?? scene.bindingValues[$0] }
         for (target, keyPath, value) in bindings.properties { target.setValue(scene.resolve(value, lookup), forKeyPath: keyPath) }
-        for (target, text) in bindings.texts { target.string = text.text(lookup) }
+        for (target, text) in bindings.texts { target.string = text.text(in: scene.language, lookup) }
     }
 }

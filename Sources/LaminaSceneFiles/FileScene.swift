@@ -4,7 +4,7 @@ import LaminaWidgets
 /// A scene built from a scene file (`lamina run --scene FILE`): its layers, states,
 /// transitions, gestures and bindings as `SceneDocument` describes them. A reload builds a
 /// new one from the edited file, handing it the bindings' current values.
-public final class FileScene: ControllableScene {
+public final class FileScene: ControllableScene, LocalizableScene {
     public static let name = "scene-file"
     public static let summary = "a scene read from a YAML file (docs/scene-files.md)"
 
@@ -61,6 +61,13 @@ public final class FileScene: ControllableScene {
     public private(set) var useStates: [String: String] = [:]
     private var propertyBindings: [String: [(layer: Layer, keyPath: String, value: ValueSpec)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
+    /// The language the file's texts are shown in (the runtime's; nil: as written).
+    private(set) var language: String?
+    /// Every text written out (not a lone binding) when the file has translations: shown
+    /// again when the language changes.
+    private var translatableTexts: [(layer: TextLayer, text: TextTemplate)] = []
+    /// Texts reported as having no translation in the language shown.
+    private var reportedUntranslated: Set<String> = []
     /// The file's scroll views (a `scroll` layer's viewport is its `layer`), kept while the
     /// scene runs: their recognizers hold them weakly.
     private(set) var scrollViews: [String: ScrollView] = [:]
@@ -102,6 +109,7 @@ public final class FileScene: ControllableScene {
     public init(context: SceneContext, settings: Settings) throws {
         self.context = context
         document = settings.document
+        language = context.language
         for binding in document.bindings {
             if let kept = settings.bindingValues[binding.name], kept.hasSameKind(as: binding.value) {
                 bindingValues[binding.name] = kept
@@ -207,8 +215,9 @@ public final class FileScene: ControllableScene {
                 row.texts.append((textLayer, text))
             } else {
                 for name in text.bindingNames { textBindings[name, default: []].append((textLayer, text)) }
+                if !document.languages.isEmpty && text.source != nil { translatableTexts.append((textLayer, text)) }
             }
-            textLayer.string = text.text(lookup)
+            textLayer.string = text.text(in: language, lookup)
         }
         let content = scroll?.contentLayer ?? layer
         var built: [(Layer, LayerSpec)] = []
@@ -512,7 +521,7 @@ public final class FileScene: ControllableScene {
         bindingValues[name] = value
         for rows in listRows where rows.binding == name || rows.reads.contains(name) { rows.reload() }
         for (layer, keyPath, spec) in propertyBindings[name] ?? [] { layer.setValue(resolve(spec), forKeyPath: keyPath) }
-        for (layer, text) in textBindings[name] ?? [] { layer.string = text.text { bindingValues[$0] } }
+        for (layer, text) in textBindings[name] ?? [] { layer.string = text.text(in: language) { bindingValues[$0] } }
         if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }
         if case .string(let s) = value { for follow in textControlBindings[name] ?? [] { follow(s) } }
         if propertyBindings[name] != nil { layOutAgain() }
@@ -617,5 +626,26 @@ public final class FileScene: ControllableScene {
             enter(state, owner: owner)
             Transaction.commit()
         }
+    }
+}
+
+extension FileScene {
+    /// Shows the file's texts in `language` (its `translations:`): text layers, list rows,
+    /// and dialogs from now on; a text with no translation in a language the file has a
+    /// catalog for stays as written, logged once.
+    public func languageDidChange(to language: String?) {
+        self.language = language
+        reportedUntranslated.removeAll()
+        let catalog = language.flatMap { l in Translations.candidates(l).first { document.languages.contains($0) } }
+        Transaction.begin()
+        defer { Transaction.commit() }
+        for (layer, text) in translatableTexts {
+            layer.string = text.text(in: language) { bindingValues[$0] }
+            if let catalog, text.translations[catalog] == nil, let source = text.source,
+               reportedUntranslated.count < Translations.maximumReported, reportedUntranslated.insert(source).inserted {
+                context.logger.notice("\(document.file): no \(catalog) translation for \"\(Escaped(source))\"")
+            }
+        }
+        for rows in listRows { rows.reload() }
     }
 }

@@ -29,6 +29,8 @@ public struct SceneDocument {
     var dialogs: [String: DialogSpec] = [:]
     /// What touches do.
     var gestures: [GestureSpec]
+    /// The languages of the file's `translations:` catalogs (`de`, `pt_BR`).
+    var languages: [String] = []
 
     /// Number bindings every scene file has, set by Lamina: the screen's size (which a
     /// rotation turned a quarter changes) and the on-screen keyboard's height (0 while it is
@@ -264,6 +266,20 @@ struct TextTemplate {
     }
 
     var parts: [Part]
+    /// The text as written (a catalog's `msgid`); nil for a lone binding.
+    var source: String?
+    /// The parts of each language's translation, by catalog name (`de`, `pt_BR`).
+    var translations: [String: [Part]] = [:]
+
+    /// The text in `language` (its catalog's translation, found as `Translations` finds a
+    /// catalog: `de_AT`, then `de`; as written when it has none).
+    func text(in language: String?, _ value: (String) -> BindingValue?) -> String {
+        guard let language, !translations.isEmpty else { return text(value) }
+        for tag in Translations.candidates(language) {
+            if let parts = translations[tag] { return TextTemplate(parts: parts).text(value) }
+        }
+        return text(value)
+    }
 
     func text(_ value: (String) -> BindingValue?) -> String {
         parts.map { part in

@@ -314,13 +314,31 @@ extension SceneFileCompiler {
         }
     }
 
-    /// Text with `{binding}` and `{= expression}` parts (`{{` and `}}` write braces).
+    /// Text with `{binding}` and `{= expression}` parts (`{{` and `}}` write braces), with
+    /// its translation in each of the file's catalogs parsed alike.
     func textTemplate(_ node: SceneNode, _ path: String) throws(ConfigError) -> TextTemplate {
         if let name = SceneValueReader.bindingReference(node) {
             guard bindings[name] != nil else { throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))'") }
             return TextTemplate(parts: [.binding(name)])
         }
         let text = try values.string(node, path)
+        var template = TextTemplate(parts: try templateParts(text, node, path, in: ""), source: text)
+        for (language, catalogPath, catalog) in catalogs {
+            guard let translated = catalog.translation(of: text) else { continue }
+            // A translation may be longer than its text, within bounds (the text cost model).
+            let longest = min(max(4 * text.utf8.count, 256), SceneFileLimits.maximumScalarBytes)
+            guard translated.utf8.count <= longest else {
+                throw SceneFields.error(file, node, path, "its \(language) translation (\(catalogPath)) has \(translated.utf8.count) bytes; "
+                                        + "a translation of this text may have \(longest)")
+            }
+            template.translations[language] = try templateParts(translated, node, path,
+                                                                in: "its \(language) translation (\(catalogPath)): ")
+        }
+        return template
+    }
+
+    /// The parts of `text`; errors name `context` before the reason (a translation's).
+    private func templateParts(_ text: String, _ node: SceneNode, _ path: String, in context: String) throws(ConfigError) -> [TextTemplate.Part] {
         var parts: [TextTemplate.Part] = []
         var literal = ""
         var rest = Substring(text)
@@ -330,10 +348,10 @@ extension SceneFileCompiler {
                 literal.append(c)
                 rest = rest.dropFirst()
             } else if c == "}" {
-                throw SceneFields.error(file, node, path, "'}' closes no binding (write }} for a brace)")
+                throw SceneFields.error(file, node, path, context + "'}' closes no binding (write }} for a brace)")
             } else if c == "{" {
                 guard let close = rest.firstIndex(of: "}") else {
-                    throw SceneFields.error(file, node, path, "'{' opens a binding that is not closed (write {{ for a brace)")
+                    throw SceneFields.error(file, node, path, context + "'{' opens a binding that is not closed (write {{ for a brace)")
                 }
                 let name = String(rest[..<close])
                 if name.hasPrefix("=") {
@@ -344,7 +362,7 @@ extension SceneFileCompiler {
                     continue
                 }
                 guard bindings[name] != nil else {
-                    throw SceneFields.error(file, node, path, "no binding is named '\(Escaped(name))' (write {{ for a brace)")
+                    throw SceneFields.error(file, node, path, context + "no binding is named '\(Escaped(name))' (write {{ for a brace)")
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
@@ -355,7 +373,37 @@ extension SceneFileCompiler {
             }
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
-        return TextTemplate(parts: parts)
+        return parts
+    }
+
+    /// `translations:` — a folder inside the scene file's, holding one GNU message catalog
+    /// per language (`de.mo`, `pt_BR.mo`, compiled by `msgfmt`); every text's translations
+    /// are read from them.
+    mutating func readTranslations(_ node: SceneNode) throws(ConfigError) {
+        let name = try values.string(node, "translations", maxLength: 1024)
+        let folderPath = try fileInFolder(name, node, "translations", what: "a translations folder")
+        guard Paths.isDirectory(folderPath) == true else {
+            throw SceneFields.error(file, node, "translations", "'\(Escaped(name))' is not a folder")
+        }
+        let names: [String]
+        do { names = try Paths.entries(of: folderPath, limit: 1024) } catch {
+            throw SceneFields.error(file, node, "translations", "cannot list '\(Escaped(name))': \(error)")
+        }
+        for entry in names.sorted() where entry.hasSuffix(".mo") {
+            let language = String(entry.dropLast(3))
+            guard Translations.isLanguageTag(language) else {
+                throw SceneFields.error(file, node, "translations", "'\(Escaped(entry))' is not named after a language (de.mo, pt_BR.mo)")
+            }
+            guard catalogs.count < Limits.catalogs else {
+                throw SceneFields.error(file, node, "translations", "more than \(Limits.catalogs) catalogs")
+            }
+            let path = Paths.joined(folderPath, entry)
+            do {
+                catalogs.append((language, Paths.joined(name, entry), try MessageCatalog(path: path)))
+            } catch {
+                throw SceneFields.error(file, node, "translations", error.reason)
+            }
+        }
     }
 
     private mutating func setup(_ key: String, _ node: SceneNode, _ path: String, kind: LayerSpec.Kind) throws(ConfigError) -> LayerSetup {

@@ -53,6 +53,8 @@ struct SceneFileCompiler {
         /// Pixels of all images together (decoded at 4 bytes a pixel: 64 MiB).
         static let totalImagePixels = 4096 * 4096
         static let replicatorInstances = 256
+        /// Catalogs in a file's `translations` folder (one per language).
+        static let catalogs = 64
         /// The most lines a text layer's `lines` limits it to.
         static let textLines = 10_000
         /// Bytes of a name (besides its 64 characters).
@@ -91,6 +93,8 @@ struct SceneFileCompiler {
     var fallbackFonts: [Font] = []
     /// The default face with `fallbackFonts`, for text layers that name no font.
     var defaultFontWithFallbacks: Font?
+    /// `translations:` — each language's catalog and its path, read before any text.
+    var catalogs: [(language: String, path: String, catalog: MessageCatalog)] = []
     var layerCount = 0
     var animationCount = 0
     /// Every named layer's kind, for states, gestures and animations to check against.
@@ -113,7 +117,8 @@ struct SceneFileCompiler {
     var listNodes: [String: SceneNode] = [:]
 
     static let topLevelKeys = ["lamina", "background", "bindings", "templates", "layers", "states", "initialState",
-                               "transitions", "animations", "animators", "dialogs", "gestures", "fallbackFonts"]
+                               "transitions", "animations", "animators", "dialogs", "gestures", "fallbackFonts",
+                               "translations"]
 
     /// When compiling must have finished (`SystemClock` seconds): the cost model keeps every
     /// accepted file far inside it, so this only stops what the model missed.
@@ -144,6 +149,7 @@ struct SceneFileCompiler {
         let background = try top.take("background").map { node throws(ConfigError) in try values.color(node, "background") } ?? nil
 
         if let node = top.take("fallbackFonts") { try readFallbackFonts(node) }
+        if let node = top.take("translations") { try readTranslations(node) }
 
         var declared: [SceneDocument.Binding] = []
         if let node = top.take("bindings") { declared = try readBindings(node) }
@@ -207,7 +213,8 @@ struct SceneFileCompiler {
         }
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
                              initialState: initialState, transitions: transitions, useStates: useStates, animations: animations,
-                             animators: animators, dialogs: dialogs, gestures: gestures, cost: cost)
+                             animators: animators, dialogs: dialogs, gestures: gestures,
+                             languages: catalogs.map(\.language), cost: cost)
     }
 
     // MARK: Bindings and templates

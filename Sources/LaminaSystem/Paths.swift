@@ -92,3 +92,22 @@ extension Paths {
         guard Glibc.rename(source, destination) == 0 else { throw Errno(rawValue: errno) }
     }
 }
+
+extension Paths {
+    /// The names in the directory `path` (`opendir`/`readdir`), without `.` and `..`, in no
+    /// particular order; at most `limit` (more is an error, `E2BIG`).
+    public static func entries(of path: String, limit: Int = 4096) throws(Errno) -> [String] {
+        guard let directory = opendir(path) else { throw Errno(rawValue: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != ".." else { continue }
+            guard names.count < limit else { throw Errno(rawValue: E2BIG) }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -86,6 +86,9 @@ public struct ControlClient {
             try arity(1, "brightness LEVEL")
             guard let level = Double(args[0]) else { throw ControlClientError(reason: "a brightness is a number from 0 to 1") }
             return ["command": .string("set-brightness"), "level": .number(level)]
+        case "language":
+            try arity(1, "language TAG|none")
+            return ["command": .string("set-language"), "language": args[0] == "none" ? .null : .string(args[0])]
         case "subscribe":
             guard !args.isEmpty else { throw ControlClientError(reason: "usage: lamina ctl subscribe EVENT… (state, gesture, control, display, scene, all)") }
             return ["command": .string("subscribe"), "events": .array(args.map(ControlValue.string))]
@@ -96,7 +99,7 @@ public struct ControlClient {
             }
             return object
         default:
-            throw ControlClientError(reason: "unknown command '\(verb)' (version, stats, bindings, set, state, scene, reload, screenshot, blank, unblank, brightness, subscribe, raw)")
+            throw ControlClientError(reason: "unknown command '\(verb)' (version, stats, bindings, set, state, scene, reload, screenshot, blank, unblank, brightness, language, subscribe, raw)")
         }
     }
 

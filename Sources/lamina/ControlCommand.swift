@@ -12,7 +12,8 @@ struct ControlCommand: ParsableCommand {
         abstract: "Drive the running daemon through its control socket.",
         discussion: """
             Commands: version, stats, bindings, set NAME VALUE, state NAME, scene NAME|FILE.yaml, \
-            reload, screenshot [FILE.png], blank, unblank, brightness LEVEL, subscribe EVENT… \
+            reload, screenshot [FILE.png], blank, unblank, brightness LEVEL, language TAG|none, \
+            subscribe EVENT… \
             (state, gesture, control, display, scene, all), raw JSON. Exit status 0 when the daemon \
             did it, 1 when it refused (the reason on standard error), 69 when it cannot be reached.
             """)

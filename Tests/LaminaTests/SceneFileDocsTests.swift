@@ -17,7 +17,11 @@ struct SceneFileDocsTests {
         let blocks = text.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
         let files = blocks.filter { $0.hasPrefix("lamina: 1") }
         #expect(!files.isEmpty)
-        for file in files { _ = try SceneFileFixture.compile(file) }
+        // A folder with an empty `locale` folder beside the file, as the translations example names.
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/locale", withIntermediateDirectories: true)
+        for file in files { _ = try SceneFileFixture.compile(file, in: folder) }
     }
 
     @Test("the page names every animatable key path of every layer kind", arguments: [
