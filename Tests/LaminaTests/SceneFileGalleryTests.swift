@@ -24,6 +24,13 @@ struct SceneFileGalleryTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
+    @Test("world.yaml's contact sheet is its Swift twin's golden, pixel for pixel (the faces it names are the ones fontconfig finds)")
+    func worldSheet() throws {
+        let mismatch = try Golden.compare(try sheet("world.yaml"),
+                                          to: GalleryTests.repository + "/Tests/LaminaTests/Golden/gallery/world.png")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
     @Test("spinner.yaml's contact sheet matches its golden (checked by eye: the stacks ripple, then a pan stands them up)")
     func spinnerSheet() throws {
         let mismatch = try Golden.compare(try sheet("spinner.yaml"),

@@ -240,3 +240,4 @@ extension TextFieldTests {
         #expect(keyboard.layoutIndex == 0 && keyboard.keys.contains { $0.label == "q" })
     }
 }
+
