@@ -12,10 +12,18 @@ public enum TextInput: Hashable, Sendable {
     case commit
     /// Escape.
     case cancel
-    /// Left arrow: the caret one character back (or to the selection's start).
+    /// The caret one character back in the text (or to the selection's start).
     case moveBackward
-    /// Right arrow: the caret one character on (or to the selection's end).
+    /// The caret one character on in the text (or to the selection's end).
     case moveForward
+    /// Left arrow: the caret one character to the left on screen, in visual order (back in
+    /// left-to-right text, on in right-to-left text; or to the selection's left end). A
+    /// text field moves it by what it draws; ``TextEditingState`` alone, which knows no
+    /// layout, moves back.
+    case moveLeft
+    /// Right arrow: the caret one character to the right on screen (on in left-to-right
+    /// text, back in right-to-left text; or to the selection's right end).
+    case moveRight
     /// Home: the caret to the start of the text.
     case moveToStart
     /// End: the caret to the end of the text.
@@ -141,8 +149,8 @@ public final class Keyboard {
         case UInt32(XKB_KEY_Delete), UInt32(XKB_KEY_KP_Delete): return .deleteForward
         case UInt32(XKB_KEY_Return), UInt32(XKB_KEY_KP_Enter): return .commit
         case UInt32(XKB_KEY_Escape): return .cancel
-        case UInt32(XKB_KEY_Left), UInt32(XKB_KEY_KP_Left): return .moveBackward
-        case UInt32(XKB_KEY_Right), UInt32(XKB_KEY_KP_Right): return .moveForward
+        case UInt32(XKB_KEY_Left), UInt32(XKB_KEY_KP_Left): return .moveLeft
+        case UInt32(XKB_KEY_Right), UInt32(XKB_KEY_KP_Right): return .moveRight
         case UInt32(XKB_KEY_Home), UInt32(XKB_KEY_KP_Home): return .moveToStart
         case UInt32(XKB_KEY_End), UInt32(XKB_KEY_KP_End): return .moveToEnd
         default: break

@@ -77,9 +77,9 @@ public struct TextEditingState: Hashable, Sendable {
             guard caret < count else { return .unchanged }
             selection = caret..<(caret + 1)
             return replaceSelection(with: "")
-        case .moveBackward:
+        case .moveBackward, .moveLeft:
             return move(to: selection.isEmpty ? caret - 1 : selection.lowerBound)
-        case .moveForward:
+        case .moveForward, .moveRight:
             return move(to: selection.isEmpty ? caret + 1 : selection.upperBound)
         case .moveToStart:
             return move(to: 0)
@@ -107,7 +107,10 @@ public struct TextEditingState: Hashable, Sendable {
         return .edited
     }
 
-    private mutating func move(to position: Int) -> Outcome {
+    /// Places the caret at `position` (a move by the layout: a visual arrow key), saying
+    /// whether it moved.
+    @discardableResult
+    public mutating func move(to position: Int) -> Outcome {
         let before = selection
         placeCaret(at: position)
         return selection == before ? .unchanged : .moved

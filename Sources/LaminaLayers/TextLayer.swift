@@ -160,6 +160,29 @@ open class TextLayer: Layer {
         return line.caretX(scalarOffsets: offsets).map { start + min($0, end) }
     }
 
+    /// The first line's direction as drawn: right to left for a paragraph whose first strong
+    /// character is (Arabic, Hebrew); left to right without a face.
+    public var firstLineDirection: TextDirection {
+        guard let font = resolvedFont else { return .leftToRight }
+        return Renderer.textLines(of: self, font: font).first?.line.direction ?? .leftToRight
+    }
+
+    /// Where the characters `range` of the first line (character offsets) are drawn, in the
+    /// layer's coordinates: one span, or several where the range crosses a change of
+    /// direction; left to right.
+    public func selectionSpans(characters range: Range<Int>) -> [(left: Double, right: Double)] {
+        guard let font = resolvedFont, let drawn = Renderer.textLines(of: self, font: font).first else { return [] }
+        var scalarStart = 0, scalarEnd = 0, index = 0
+        for character in drawn.line.text {
+            let count = character.unicodeScalars.count
+            if index < range.lowerBound { scalarStart += count }
+            if index < range.upperBound { scalarEnd += count }
+            index += 1
+        }
+        let start = bounds.minX + drawn.x
+        return drawn.line.spans(scalars: scalarStart..<scalarEnd).map { (start + $0.left, start + $0.right) }
+    }
+
     /// The character boundary nearest to `x` (the layer's coordinates) on the first line:
     /// where a tap at `x` puts the caret.
     public func caretIndex(nearestTo x: Double) -> Int {

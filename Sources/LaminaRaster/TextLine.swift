@@ -68,6 +68,25 @@ public struct TextLine {
         caretX(scalarOffsets: [offset])[0]
     }
 
+    /// Where the characters of `scalars` (a range of scalar offsets) stand on the line, from
+    /// its left end: the extents of the glyphs whose clusters begin inside it, merged where
+    /// they touch, left to right. A selection across a change of direction is two or more
+    /// spans (the logical range is not one piece on screen).
+    public func spans(scalars range: Range<Int>) -> [(left: Double, right: Double)] {
+        var spans: [(left: Double, right: Double)] = []
+        var pen = 0.0
+        for glyph in glyphs {
+            defer { pen += glyph.advance }
+            guard range.contains(glyph.cluster), glyph.advance > 0 else { continue }
+            if let last = spans.last, abs(last.right - pen) < 1e-9 {
+                spans[spans.count - 1].right = pen + glyph.advance
+            } else {
+                spans.append((pen, pen + glyph.advance))
+            }
+        }
+        return spans
+    }
+
     /// `caretX(scalarOffset:)` for each of `offsets`, the clusters measured once for all.
     public func caretX(scalarOffsets offsets: [Int]) -> [Double] {
         guard !glyphs.isEmpty else { return offsets.map { _ in direction == .rightToLeft ? width : 0 } }

@@ -72,6 +72,9 @@ public final class TextField: TextInputTarget {
     public private(set) var isCaretOn = true
     /// How far the text is scrolled left to keep the caret in view, in pixels.
     public private(set) var scrollOffset = 0.0
+    /// Where the text's left end is drawn when it fits: 0, or for right-to-left text (an
+    /// Arabic or Hebrew first strong character) as far right as leaves room for the caret.
+    public private(set) var textOrigin = 0.0
     /// The scene's context: its timers and text focus.
     private let context: SceneContext
     private var blinkTimer: SceneTimer?
@@ -98,6 +101,7 @@ public final class TextField: TextInputTarget {
         label = TextLayer()
         label.fontSize = style.fontSize
         label.foregroundColor = style.textColor
+        label.alignmentMode = .left                         // placed by `update()` as the text reads
         label.anchorPoint = Point(x: 0, y: 0.5)
         label.bounds = Rect(x: 0, y: 0, width: size.width, height: lineHeight)
         label.position = Point(x: 0, y: size.height / 2)
@@ -132,6 +136,14 @@ public final class TextField: TextInputTarget {
             editing.setText(newValue)
             update()
         }
+    }
+
+    /// Selects the characters from `anchor` to `head` (character offsets, clamped; equal ones
+    /// place the caret), as a drag across them would.
+    public func select(from anchor: Int, to head: Int) {
+        editing.select(from: anchor, to: head)
+        restartBlink()
+        update()
     }
 
     /// True while typing goes into this field.
@@ -179,8 +191,15 @@ public final class TextField: TextInputTarget {
     }
 
     /// Applies one typed input (what a keyboard, real or on screen, sends to the focused field).
+    /// The arrow keys move in visual order: Left to the caret position drawn next to the
+    /// left, across a change of direction too.
     public func apply(_ input: TextInput) {
-        switch editing.apply(input) {
+        let outcome: TextEditingState.Outcome
+        switch input {
+        case .moveLeft, .moveRight: outcome = moveVisually(right: input == .moveRight)
+        default: outcome = editing.apply(input)
+        }
+        switch outcome {
         case .edited:
             restartBlink()
             update()
@@ -218,9 +237,30 @@ public final class TextField: TextInputTarget {
         onFocusChange?(self)
     }
 
+    /// Moves the caret to the boundary drawn nearest to its left (or right); a selection
+    /// collapses to its end on that side.
+    private func moveVisually(right: Bool) -> TextEditingState.Outcome {
+        let positions = label.caretPositions()
+        guard positions.count == editing.count + 1 else { return editing.apply(right ? .moveForward : .moveBackward) }
+        if !editing.selection.isEmpty {
+            let ends = [editing.selection.lowerBound, editing.selection.upperBound]
+            let end = right ? ends.max { positions[$0] < positions[$1] }! : ends.min { positions[$0] < positions[$1] }!
+            return editing.move(to: end)
+        }
+        let here = positions[editing.caret]
+        // The nearest boundary strictly on that side; of boundaries drawn at one place (where
+        // the direction changes), the one logically nearest the caret.
+        let side = positions.indices.filter { right ? positions[$0] > here + 1e-6 : positions[$0] < here - 1e-6 }
+        guard let next = side.min(by: { a, b in
+            let da = abs(positions[a] - here), db = abs(positions[b] - here)
+            return abs(da - db) > 1e-6 ? da < db : abs(a - editing.caret) < abs(b - editing.caret)
+        }) else { return .unchanged }
+        return editing.move(to: next)
+    }
+
     /// The character boundary nearest to `point` (the field's coordinates).
     private func caretIndex(at point: Point) -> Int {
-        label.caretIndex(nearestTo: point.x + scrollOffset)
+        label.caretIndex(nearestTo: point.x - textOrigin + scrollOffset)
     }
 
     /// Shows the caret and starts its blink over.
@@ -251,22 +291,38 @@ public final class TextField: TextInputTarget {
         label.string = editing.text
         placeholderLabel.isHidden = !editing.text.isEmpty
         let positions = label.caretPositions()              // left-aligned: the label's width does not move them
-        let textWidth = positions.last ?? 0
-        label.bounds.size.width = max(width, textWidth + caretLayer.bounds.width)
-        layer.masksToBounds = textWidth + caretLayer.bounds.width > width
+        let textWidth = positions.max() ?? 0
+        let margin = caretLayer.bounds.width
+        label.bounds.size.width = max(width, textWidth + margin)
+        layer.masksToBounds = textWidth + margin > width
+        // Right-to-left text that fits stands against the right edge, as it reads.
+        textOrigin = label.firstLineDirection == .rightToLeft && textWidth + margin <= width ? width - margin - textWidth : 0
         let caretX = positions.isEmpty ? 0 : positions[min(editing.caret, positions.count - 1)]
         // Scroll only as far as it takes to keep the caret inside, and never past the text's end.
-        let margin = caretLayer.bounds.width
         if caretX - scrollOffset > width - margin { scrollOffset = caretX - width + margin }
         if caretX - scrollOffset < 0 { scrollOffset = caretX }
         scrollOffset = max(0, min(scrollOffset, max(0, textWidth + margin - width)))
-        label.position.x = -scrollOffset
-        caretLayer.position = Point(x: caretX - scrollOffset + caretLayer.bounds.width / 2, y: layer.bounds.height / 2)
+        let shift = textOrigin - scrollOffset
+        label.position.x = shift
+        caretLayer.position = Point(x: caretX + shift + caretLayer.bounds.width / 2, y: layer.bounds.height / 2)
         showCaretIfDue()
-        if isFocused, !editing.selection.isEmpty, positions.count > editing.selection.upperBound {
-            let start = positions[editing.selection.lowerBound], end = positions[editing.selection.upperBound]
-            selectionLayer.frame = Rect(x: start - scrollOffset, y: (layer.bounds.height - caretLayer.bounds.height) / 2,
-                                        width: end - start, height: caretLayer.bounds.height)
+        let spans = isFocused && !editing.selection.isEmpty ? label.selectionSpans(characters: editing.selection) : []
+        let top = (layer.bounds.height - caretLayer.bounds.height) / 2, height = caretLayer.bounds.height
+        if let first = spans.first, let last = spans.last {
+            // One span is the selection layer itself; a selection across a change of
+            // direction is one piece per span inside it.
+            selectionLayer.frame = Rect(x: first.left + shift, y: top, width: last.right - first.left, height: height)
+            selectionLayer.backgroundColor = spans.count == 1 ? style.selectionColor : nil
+            let pieces = spans.count == 1 ? [] : spans
+            while selectionLayer.sublayers.count > pieces.count { selectionLayer.sublayers.last?.removeFromSuperlayer() }
+            while selectionLayer.sublayers.count < pieces.count {
+                let piece = Layer()
+                piece.backgroundColor = style.selectionColor
+                selectionLayer.addSublayer(piece)
+            }
+            for (piece, span) in zip(selectionLayer.sublayers, pieces) {
+                piece.frame = Rect(x: span.left - first.left, y: 0, width: span.right - span.left, height: height)
+            }
             selectionLayer.isHidden = false
         } else {
             selectionLayer.isHidden = true

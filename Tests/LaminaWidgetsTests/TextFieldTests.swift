@@ -241,3 +241,56 @@ extension TextFieldTests {
     }
 }
 
+
+extension TextFieldTests {
+    @Test("the arrow keys move the caret in visual order: every press one boundary further across the screen, through changes of direction",
+          arguments: ["abc אבג def", "שלום abc 123 עולם", "אבג"])
+    func visualArrows(text: String) throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.3)
+        scene.field.text = text
+        let positions = scene.field.label.caretPositions()
+        func x() -> Double { positions[scene.field.editing.caret] }
+        let distinct = Set(positions.map { ($0 * 1e6).rounded() }).count
+        let leftmost = positions.indices.min { positions[$0] < positions[$1] }!
+        scene.field.select(from: leftmost, to: leftmost)
+        var xs = [x()]
+        for _ in 0..<(distinct + 2) { scene.field.apply(.moveRight); xs.append(x()) }
+        // Strictly rightwards until the right end, then it stays; every boundary's place visited.
+        let moved = Array(xs.prefix(distinct))
+        #expect(zip(moved, moved.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(xs.last == positions.max() && xs.suffix(3).allSatisfy { $0 == positions.max() })
+        for _ in 0..<(distinct + 2) { scene.field.apply(.moveLeft) }
+        #expect(x() == positions.min())
+    }
+
+    @Test("in Hebrew, Left moves on through the text and Right back; the text stands against the right edge")
+    func rightToLeftField() throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.3)
+        scene.field.text = "אבג"
+        scene.field.select(from: 0, to: 0)
+        scene.field.apply(.moveLeft)
+        #expect(scene.field.editing.caret == 1)
+        scene.field.apply(.moveRight)
+        #expect(scene.field.editing.caret == 0)
+        let width = scene.field.label.caretPositions().max()!
+        #expect(scene.field.textOrigin > 0)
+        #expect(abs(scene.field.textOrigin + width + scene.field.caretLayer.bounds.width - scene.field.layer.bounds.width) < 1e-9)
+    }
+
+    @Test("a selection across a change of direction is drawn as the pieces it covers on screen")
+    func bidiSelection() throws {
+        let (rig, runtime, scene) = try makeScene()
+        try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.3)
+        scene.field.text = "abc אבג def"
+        // "c", the space, "א" and "ב": on screen "c ", then "בא" at the right of the Hebrew word.
+        scene.field.select(from: 2, to: 6)
+        let spans = scene.field.label.selectionSpans(characters: 2..<6)
+        #expect(spans.count == 2)
+        let font = try Font()
+        let expected = ["c", " ", "א", "ב"].reduce(0.0) { $0 + font.layout($1, size: 30).width }
+        #expect(abs(spans.reduce(0.0) { $0 + $1.right - $1.left } - expected) < 1e-6)
+        #expect(scene.field.selectionLayer.sublayers.count == 2)
+    }
+}
