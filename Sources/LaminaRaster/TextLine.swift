@@ -137,13 +137,25 @@ extension Font {
     /// One paragraph shaped (from the cache when it was shaped before) and scaled to `size`.
     func shapedLine(_ text: String, size: Double, direction: TextDirection?) -> TextLine {
         guard let shaped = shaped(text, direction: direction) else { return unshapedLine(text, size: size) }
-        // Pixels per font unit of each face (fallbacks have their own units per em).
-        // The pen is kept in each face's own units, summed exactly, and scaled when read.
-        let scales = ([self] + shaped.fallbacks).map { size / Double($0.shapingUnitsPerEm) }
-        var penUnits = [Int64](repeating: 0, count: scales.count)
-        func pen() -> Double { scales.count == 1 ? Double(penUnits[0]) * scales[0] : zip(penUnits, scales).reduce(0) { $0 + Double($1.0) * $1.1 } }
         var glyphs: [TextLine.PlacedGlyph] = []
         glyphs.reserveCapacity(shaped.glyphs.count)
+        guard !shaped.fallbacks.isEmpty else {
+            // One face: the pen in its units, scaled once per glyph.
+            let scale = size / Double(shapingUnitsPerEm)
+            var pen: Int64 = 0
+            for glyph in shaped.glyphs {
+                glyphs.append(.init(index: glyph.index, x: Double(pen + Int64(glyph.offsetX)) * scale,
+                                    y: -Double(glyph.offsetY) * scale, advance: Double(glyph.advance) * scale,
+                                    cluster: glyph.cluster, isRightToLeft: glyph.isRightToLeft))
+                pen += Int64(glyph.advance)
+            }
+            return TextLine(glyphs: glyphs, width: Double(pen) * scale, size: size, isTruncated: false,
+                            direction: shaped.direction, scalarCount: shaped.scalarCount, text: text)
+        }
+        // Several faces: the pen kept in each face's own units, summed exactly, scaled when read.
+        let scales = ([self] + shaped.fallbacks).map { size / Double($0.shapingUnitsPerEm) }
+        var penUnits = [Int64](repeating: 0, count: scales.count)
+        func pen() -> Double { zip(penUnits, scales).reduce(0) { $0 + Double($1.0) * $1.1 } }
         for glyph in shaped.glyphs {
             let face = Int(glyph.face), scale = scales[face]
             penUnits[face] += Int64(glyph.offsetX)
