@@ -35,10 +35,13 @@ extension Font {
             let resolved = direction ?? shaped(paragraph, direction: nil)?.direction ?? .leftToRight
             let ranges: [Range<Int>]
             if wraps, let width, width > 0 {
-                ranges = lineRanges(paragraph, scalars: scalars, size: size, width: width, direction: resolved)
+                ranges = lineRanges(paragraph, scalars: scalars, size: size, width: width, direction: direction)
             } else {
                 ranges = [0..<scalars.count]
             }
+            // A line that is its whole paragraph is shaped as the paragraph was (found in the
+            // cache); a part of one is shaped in the paragraph's direction.
+            func lineDirection(_ range: Range<Int>) -> TextDirection? { range == 0..<scalars.count ? direction : resolved }
             for (k, range) in ranges.enumerated() {
                 let isLastAllowed = maximumLines > 0 && lines.count == maximumLines - 1
                 let hidesMore = k < ranges.count - 1 || p < paragraphs.count - 1
@@ -46,7 +49,7 @@ extension Font {
                     // The rest of the text on one line, cut to fit (its paragraphs joined by spaces).
                     let rest = ([Self.text(scalars[range.lowerBound...])] + paragraphs[(p + 1)...]).joined(separator: " ")
                     guard truncation != .none, let width else {
-                        lines.append(shapedLine(Self.text(scalars[range]), size: size, direction: resolved))
+                        lines.append(shapedLine(Self.text(scalars[range]), size: size, direction: lineDirection(range)))
                         return lines
                     }
                     lines.append(truncatedLine(rest, size: size, width: width, truncation: truncation,
@@ -55,9 +58,10 @@ extension Font {
                 }
                 let lineText = Self.text(scalars[range])
                 if let width, truncation != .none {
-                    lines.append(truncatedLine(lineText, size: size, width: width, truncation: truncation, direction: resolved))
+                    lines.append(truncatedLine(lineText, size: size, width: width, truncation: truncation,
+                                               direction: lineDirection(range)))
                 } else {
-                    lines.append(shapedLine(lineText, size: size, direction: resolved))
+                    lines.append(shapedLine(lineText, size: size, direction: lineDirection(range)))
                 }
             }
         }
@@ -100,7 +104,7 @@ extension Font {
     /// measured on the paragraph shaped whole (a cluster's advance counted at its first
     /// scalar), spaces at a line's end not counted.
     private func lineRanges(_ paragraph: String, scalars: [Unicode.Scalar], size: Double, width: Double,
-                            direction: TextDirection) -> [Range<Int>] {
+                            direction: TextDirection?) -> [Range<Int>] {
         let count = scalars.count
         guard count > 0 else { return [0..<0] }
         var advanceBefore = [Double](repeating: 0, count: count + 1)
