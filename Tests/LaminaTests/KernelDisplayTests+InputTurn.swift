@@ -23,6 +23,15 @@ extension KernelDisplayTests {
 
     @Test("libinput is read once per turn: a touch that arrives after the turn's read stays in the kernel, where its descriptor wakes the loop, and the next read delivers it")
     func libinputReadOncePerTurn() throws {
+        // Under an emulated arm64 guest the first uinput pointer's motion has twice never
+        // reached libinput within the suite's patience (CI, 2026-11-27), moves repeated each
+        // second; fresh devices made once more are held to everything below.
+        if try !readOncePerTurn(finalAttempt: false) { _ = try readOncePerTurn(finalAttempt: true) }
+    }
+
+    /// One run of the scenario with new devices; false, checking nothing, when it is not the
+    /// final attempt and the turn had no pointer motion to take.
+    private func readOncePerTurn(finalAttempt: Bool) throws -> Bool {
         let pointer = try UInputPointer(name: "Lamina turn pointer", width: 1024, height: 768)
         defer { pointer.destroy() }
         let screen = try UInputTouchscreen(name: "Lamina turn touchscreen", width: 1024, height: 768)
@@ -57,12 +66,17 @@ extension KernelDisplayTests {
             _ = poll(&entry, 1, 250)
             read += input.events(upTo: clock.now)
         } while input.nextEventTime == nil && clock.now - moved < KernelPacing.patience
-        #expect(!read.contains { if case .down = $0.kind { true } else { false } })
         // ... a touch arrives while the turn goes on, and the turn takes its motion and keys.
         screen.down(at: Point(x: 500, y: 400))
-        #expect(Self.waitReadable(fd))
+        let woke = Self.waitReadable(fd)
         let motion = input.takePointerMotion()
         _ = input.keyEvents(upTo: clock.now)
+        if !finalAttempt && motion == nil {
+            screen.up()
+            return false
+        }
+        #expect(!read.contains { if case .down = $0.kind { true } else { false } })
+        #expect(woke)
         #expect(motion != nil)
         // The touch must not be left where nothing wakes the loop for it: either still in the
         // kernel (the descriptor is readable) or read and reported as due now. A second read
@@ -73,5 +87,6 @@ extension KernelDisplayTests {
         let next = input.events(upTo: clock.now)
         #expect(next.contains { if case .down = $0.kind { true } else { false } })
         screen.up()
+        return true
     }
 }
