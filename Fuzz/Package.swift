@@ -25,5 +25,6 @@ let package = Package(
         .executableTarget(name: "FuzzSceneFile", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzControlLine", dependencies: ["FuzzSupport"], swiftSettings: harness),
         .executableTarget(name: "FuzzSceneStructure", dependencies: ["FuzzSupport"], swiftSettings: harness),
+        .executableTarget(name: "FuzzMessageCatalog", dependencies: ["FuzzSupport"], swiftSettings: harness),
     ]
 )
