@@ -62,12 +62,12 @@ public final class FileScene: ControllableScene, LocalizableScene {
     private var propertyBindings: [String: [(layer: Layer, keyPath: String, value: ValueSpec)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
     /// The language the file's texts are shown in (the runtime's; nil: as written).
-    private(set) var language: String?
+    var language: String?
     /// Every text written out (not a lone binding) when the file has translations: shown
     /// again when the language changes.
-    private var translatableTexts: [(layer: TextLayer, text: TextTemplate)] = []
+    var translatableTexts: [(layer: TextLayer, text: TextTemplate)] = []
     /// Texts reported as having no translation in the language shown.
-    private var reportedUntranslated: Set<String> = []
+    var reportedUntranslated: Set<String> = []
     /// The file's scroll views (a `scroll` layer's viewport is its `layer`), kept while the
     /// scene runs: their recognizers hold them weakly.
     private(set) var scrollViews: [String: ScrollView] = [:]
@@ -626,26 +626,5 @@ public final class FileScene: ControllableScene, LocalizableScene {
             enter(state, owner: owner)
             Transaction.commit()
         }
-    }
-}
-
-extension FileScene {
-    /// Shows the file's texts in `language` (its `translations:`): text layers, list rows,
-    /// and dialogs from now on; a text with no translation in a language the file has a
-    /// catalog for stays as written, logged once.
-    public func languageDidChange(to language: String?) {
-        self.language = language
-        reportedUntranslated.removeAll()
-        let catalog = language.flatMap { l in Translations.candidates(l).first { document.languages.contains($0) } }
-        Transaction.begin()
-        defer { Transaction.commit() }
-        for (layer, text) in translatableTexts {
-            layer.string = text.text(in: language) { bindingValues[$0] }
-            if let catalog, text.translations[catalog] == nil, let source = text.source,
-               reportedUntranslated.count < Translations.maximumReported, reportedUntranslated.insert(source).inserted {
-                context.logger.notice("\(document.file): no \(catalog) translation for \"\(Escaped(source))\"")
-            }
-        }
-        for rows in listRows { rows.reload() }
     }
 }
