@@ -56,10 +56,16 @@ extension Runtime {
     public var language: String? { localization.language }
 
     /// The program's own translations (`[run] translations`): what `SceneContext.localized`
-    /// and `localize` look strings up in.
+    /// and `localize` look strings up in. Set, they are switched to the language in use (a
+    /// catalog that cannot be read is logged and its strings shown as written).
     public var translations: Translations? {
         get { localization.translations }
-        set { localization.translations = newValue }
+        set {
+            if let newValue, newValue.language != language {
+                do { try newValue.use(language: language) } catch { logger.warning("translations: \(error)") }
+            }
+            localization.translations = newValue
+        }
     }
 
     /// Shows every string in `language` from the next frame: the labels scenes keep
