@@ -166,11 +166,13 @@ struct TextFieldTests {
         #expect(field.scrollOffset == 0 && field.caretLayer.position.x < 5)
     }
 
+    /// The plain letters of each letter row of `layout`'s on-screen keyboard.
+    private func rows(_ layout: String) throws -> [String] {
+        OnScreenKeyboard.letterRows(from: try Keyboard(layout: layout)).map { $0.map(\.plain).joined() }
+    }
+
     @Test("the letter keys follow the xkb layout: QWERTY, QWERTZ with umlauts, AZERTY")
     func layouts() throws {
-        func rows(_ layout: String) throws -> [String] {
-            OnScreenKeyboard.letterRows(from: try Keyboard(layout: layout)).map { $0.map(\.plain).joined() }
-        }
         #expect(try rows("us") == ["qwertyuiop", "asdfghjkl", "zxcvbnm"])
         #expect(try rows("de") == ["qwertzuiopü", "asdfghjklöä", "yxcvbnm"])
         #expect(try rows("fr") == ["azertyuiop", "qsdfghjklmù", "wxcvbn"])
@@ -208,9 +210,6 @@ struct TextFieldTests {
 extension TextFieldTests {
     @Test("the letter keys of Arabic, Hebrew, Russian, Greek and Thai are their xkb layouts' (Thai's number row too, its marks on a dotted circle)")
     func worldLayouts() throws {
-        func rows(_ layout: String) throws -> [String] {
-            OnScreenKeyboard.letterRows(from: try Keyboard(layout: layout)).map { $0.map(\.plain).joined() }
-        }
         #expect(try rows("ara") == ["ضصثقفغعهخحجد", "شسيبلاتنمكطذ", "ئءؤر\u{FEFB}ىةوزظ"])
         #expect(try rows("il") == ["קראטוןםפ", "שדגכעיחלךף", "זסבהנמצתץ"])
         #expect(try rows("ru") == ["йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"])
