@@ -76,8 +76,10 @@ extension FileScene {
                 if let does = action.action { self.act(does, owner: "") }
             }
         }
+        var theme = Theme.dark
+        theme.font = document.defaultFont
         let dialog = Dialog(context: context, title: spec.title.text(in: language, read),
-                            message: spec.message?.text(in: language, read) ?? "", actions: actions)
+                            message: spec.message?.text(in: language, read) ?? "", actions: actions, theme: theme)
         dialog.dismissesOnBackgroundTap = spec.dismissesOnBackgroundTap
         dialog.onDismiss = { [weak self] _ in self?.shownDialog = nil }
         shownDialog = dialog

@@ -240,6 +240,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
         var title = "", buttonKind = Button.Kind.primary, progressStyle = ProgressView.Style.bar
         var on = false, range = 0.0...1.0, step: Double?, indeterminate = false
         var placeholder = "", maximumLength = 256
+        var theme = Theme.dark
         for entry in spec.setup {
             switch entry {
             case .controlBinding(let name): binding = name
@@ -253,6 +254,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
             case .indeterminate(let i): indeterminate = i
             case .placeholder(let p): placeholder = p
             case .maximumLength(let n): maximumLength = n
+            case .font(let font): theme.font = font
             default: break
             }
         }
@@ -272,7 +274,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
         }
         switch spec.kind {
         case .button:
-            let button = Button(context: context, title: title, size: size, kind: buttonKind)
+            let button = Button(context: context, title: title, size: size, kind: buttonKind, theme: theme)
             button.isEnabled = enabled
             button.onTap = { _ in publish("tap", nil) }
             if let n = spec.name { buttons[n] = button }
@@ -301,7 +303,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
         case .textbox:
             let text: String = binding.flatMap { if case .string(let s)? = bindingValues[$0] { s } else { nil } } ?? ""
             let box = TextBox(context: context, width: size?.width ?? 400, text: text, placeholder: placeholder,
-                              maximumLength: maximumLength)
+                              maximumLength: maximumLength, theme: theme)
             box.field.onChange = { [weak self] field in
                 // Typing sets the binding, so what shows it follows; text past the scene's
                 // text budget is kept in the box alone.

@@ -31,6 +31,9 @@ public struct SceneDocument {
     var gestures: [GestureSpec]
     /// The languages of the file's `translations:` catalogs (`de`, `pt_BR`).
     var languages: [String] = []
+    /// The face text without a `font` is drawn with when the file names `fallbackFonts`
+    /// (the default face with those fallbacks); nil otherwise. Dialogs use it.
+    var defaultFont: Font?
 
     /// Number bindings every scene file has, set by Lamina: the screen's size (which a
     /// rotation turned a quarter changes) and the on-screen keyboard's height (0 while it is

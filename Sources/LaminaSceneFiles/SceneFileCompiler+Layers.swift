@@ -39,11 +39,11 @@ extension LayerSpec.Kind {
         case .replicator: return common + ["instanceCount"]
         case .scroll: return common + ["contentSize", "paging", "bounces", "decelerationRate", "indicators"]
         case .list: return ["items", "row", "rowHeight"]
-        case .button: return ["title", "style", "enabled"]
+        case .button: return ["title", "style", "enabled", "font"]
         case .toggle: return ["on", "enabled", "binding"]
         case .slider: return ["range", "step", "enabled", "binding"]
         case .progress: return ["style", "indeterminate", "binding"]
-        case .textbox: return ["placeholder", "maxLength", "binding"]
+        case .textbox: return ["placeholder", "maxLength", "binding", "font"]
         }
     }
 }
@@ -127,7 +127,7 @@ extension SceneFileCompiler {
             }
         }
         if kind == .list { spec.listRow = try listRow(of: spec, node, elementPath, depth: depth) }
-        if kind == .text, let standard = defaultFontWithFallbacks,
+        if [.text, .button, .textbox].contains(kind), let standard = defaultFontWithFallbacks,
            !spec.setup.contains(where: { if case .font = $0 { true } else { false } }) {
             spec.setup.append(.font(standard))
         }

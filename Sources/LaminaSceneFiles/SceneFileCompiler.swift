@@ -214,7 +214,7 @@ struct SceneFileCompiler {
         return SceneDocument(file: file, background: background, bindings: declared, layers: layers, states: states,
                              initialState: initialState, transitions: transitions, useStates: useStates, animations: animations,
                              animators: animators, dialogs: dialogs, gestures: gestures,
-                             languages: catalogs.map(\.language), cost: cost)
+                             languages: catalogs.map(\.language), defaultFont: defaultFontWithFallbacks, cost: cost)
     }
 
     // MARK: Bindings and templates

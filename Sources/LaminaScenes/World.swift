@@ -58,7 +58,11 @@ public final class World: Scene {
         wrapped.lineHeightMultiple = 1.1
         wrapped.bounds.size.height = 5 * 30 * 1.3 * 1.1
         right.addSublayer(wrapped)
-        box = TextBox(context: context, width: inner, placeholder: "Type in Arabic or Hebrew")
+        // The box in a face of its own (the theme's `font`); what DejaVu Serif lacks, Arabic
+        // and Hebrew among it, comes from the faces fontconfig finds.
+        var boxTheme = theme
+        boxTheme.font = try? Font(family: "DejaVu Serif")
+        box = TextBox(context: context, width: inner, placeholder: "Type in Arabic or Hebrew", theme: boxTheme)
         box.layer.position = Point(x: cardWidth / 2, y: 400)
         right.addSublayer(box.layer)
         for (k, mode) in [TextTruncation.start, .middle, .end].enumerated() {

@@ -74,6 +74,7 @@ public final class Button {
         imageLayer = Layer()
         withoutActions {
             label.string = title
+            label.font = theme.font
             label.fontSize = theme.fontSize
             label.alignmentMode = .center
             let imageSide = image == nil ? 0.0 : theme.fontSize * 1.25

@@ -80,6 +80,7 @@ public final class Dialog {
             dimming.backgroundColor = theme.dimming
             layer.addSublayer(dimming)
             titleLabel.string = title
+            titleLabel.font = theme.font
             titleLabel.fontSize = theme.titleFontSize
             titleLabel.foregroundColor = theme.text
             titleLabel.isWrapped = true
@@ -87,6 +88,7 @@ public final class Dialog {
             titleLabel.bounds = Rect(x: 0, y: 0, width: inner, height: 1)
             titleLabel.bounds.size.height = titleLabel.textHeight
             messageLabel.string = message
+            messageLabel.font = theme.font
             messageLabel.fontSize = theme.fontSize * 0.85
             messageLabel.foregroundColor = theme.secondaryText
             messageLabel.isWrapped = true

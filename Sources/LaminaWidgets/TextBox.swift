@@ -26,6 +26,7 @@ public final class TextBox {
         self.theme = theme
         layer = Layer()
         var style = TextField.Style()
+        style.font = theme.font
         style.fontSize = theme.fontSize
         style.textColor = theme.text
         style.placeholderColor = theme.secondaryText

@@ -18,7 +18,10 @@ import LaminaRuntime
 /// a focused field wakes the loop twice a second instead of animating every frame.
 public final class TextField: TextInputTarget {
     /// How the field looks.
-    public struct Style: Sendable {
+    public struct Style {
+        /// The text's face; nil draws with the text layers' default face (with fallbacks
+        /// fontconfig finds for other scripts).
+        public var font: Font?
         /// The text's size in pixels.
         public var fontSize = 36.0
         /// The text's colour.
@@ -99,6 +102,7 @@ public final class TextField: TextInputTarget {
         selectionLayer.backgroundColor = style.selectionColor
         selectionLayer.isHidden = true
         label = TextLayer()
+        label.font = style.font
         label.fontSize = style.fontSize
         label.foregroundColor = style.textColor
         label.alignmentMode = .left                         // placed by `update()` as the text reads
@@ -106,6 +110,7 @@ public final class TextField: TextInputTarget {
         label.bounds = Rect(x: 0, y: 0, width: size.width, height: lineHeight)
         label.position = Point(x: 0, y: size.height / 2)
         placeholderLabel = TextLayer()
+        placeholderLabel.font = style.font
         placeholderLabel.fontSize = style.fontSize
         placeholderLabel.foregroundColor = style.placeholderColor
         placeholderLabel.truncatesEnd = true

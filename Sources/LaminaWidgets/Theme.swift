@@ -1,9 +1,12 @@
 import LaminaGeometry
+import LaminaRaster
 
-/// The look every control shares: colours, corner radii, type sizes and the smallest touch
-/// target. Dark by default, for kiosks seen in dim halls and behind glass; pass another (or
-/// a changed copy) to a control when it is made.
-public struct Theme: Sendable {
+/// The look every control shares: colours, corner radii, the face and sizes of its text and
+/// the smallest touch target. Dark by default, for kiosks seen in dim halls and behind glass;
+/// pass another (or a changed copy) to a control when it is made. A theme holds a ``Font``,
+/// which is not safe to share between threads, so a theme is used on the loop's thread, as
+/// the controls are.
+public struct Theme {
     /// The screen behind everything.
     public var background = Color(red8: 0x0F, green8: 0x11, blue8: 0x15)
     /// A raised surface: a secondary button at rest, a slider's or toggle's track.
@@ -29,6 +32,10 @@ public struct Theme: Sendable {
     public var disabledOpacity = 0.4
     /// Corners of buttons, fields and cards, in pixels.
     public var cornerRadius = 14.0
+    /// The face of text on controls (button titles, text boxes, dialogs); nil draws with the
+    /// text layers' default face, which finds a face for any other script through fontconfig.
+    /// Name one to match a kiosk's brand or to pick the face a script is shown in first.
+    public var font: Font?
     /// Text on controls, in pixels.
     public var fontSize = 28.0
     /// A dialog's title, in pixels.
@@ -45,10 +52,10 @@ public struct Theme: Sendable {
     public init() {}
 
     /// The dark theme (the default).
-    public static let dark = Theme()
+    public static var dark: Theme { Theme() }
 
     /// A light theme: dark text on pale surfaces.
-    public static let light: Theme = {
+    public static var light: Theme {
         var theme = Theme()
         theme.background = Color(red8: 0xF5, green8: 0xF6, blue8: 0xF8)
         theme.surface = Color(red8: 0xE2, green8: 0xE5, blue8: 0xEA)
@@ -58,7 +65,7 @@ public struct Theme: Sendable {
         theme.secondaryText = Color(red8: 0x4B, green8: 0x55, blue8: 0x63)
         theme.dimming = Color.black.multiplyingAlpha(by: 0.35)
         return theme
-    }()
+    }
 
     /// `color` as a pressed control shows it: mixed `pressedDarkening` toward black.
     public func pressed(_ color: Color) -> Color {

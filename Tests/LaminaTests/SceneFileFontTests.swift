@@ -94,3 +94,37 @@ extension SceneFileFontTests {
         }
     }
 }
+
+extension SceneFileFontTests {
+    @Test("a button's and a text box's font: their text drawn in it; without one, in the file's fallbackFonts face; a bad one is refused with its line")
+    func controls() throws {
+        let yaml = """
+            lamina: 1
+            fallbackFonts: ["Noto Sans Thai"]
+            layers:
+              - {name: pay, kind: button, title: "Pay now", font: "DejaVu Sans:bold"}
+              - {name: plain, kind: button, title: "Pay now"}
+              - {name: entry, kind: textbox, placeholder: "Name", font: "Noto Sans Arabic", bounds: [0, 0, 300, 64]}
+
+            """
+        let document = try SceneFileFixture.compile(yaml)
+        let rig = try DummyDisplayRig(width: 640, height: 240, refresh: 60, start: 0)
+        let scene = try rig.makeRuntime().install(FileScene.self, settings: FileScene.Settings(document: document))
+        let pay = try #require(scene.buttons["pay"]), plain = try #require(scene.buttons["plain"])
+        let bold = try Font(family: "DejaVu Sans", weight: .bold)
+        let expected = bold.layout("Pay now", size: Theme.dark.fontSize).width + 2 * Theme.dark.padding
+        #expect(abs(pay.face.bounds.width - expected) < 1e-9)
+        #expect(pay.label.font?.path == bold.path)
+        #expect(plain.label.font?.path.hasSuffix("/DejaVuSans.ttf") == true)
+        #expect(plain.label.font?.fallbacks.map { ($0.path as NSString).lastPathComponent } == ["NotoSansThai-Regular.ttf"])
+        let box = try #require(scene.controls.compactMap { $0 as? TextBox }.first)
+        #expect(box.field.label.font?.path.hasSuffix("/NotoSansArabic-Regular.ttf") == true)
+        #expect(box.field.placeholderLabel.font === box.field.label.font)
+        do {
+            _ = try SceneFileFixture.compile("lamina: 1\nlayers:\n  - {name: b, kind: button, title: OK, font: \"DejaVu Sans:heavy\"}\n")
+            Issue.record("a bad weight was accepted")
+        } catch {
+            #expect("\(error)".contains("scene.yaml:3:") && "\(error)".contains("layers[0](b).font: 'heavy' is not a weight"), "\(error)")
+        }
+    }
+}
