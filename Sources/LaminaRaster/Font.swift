@@ -362,10 +362,14 @@ extension Canvas {
             case .right: x += width - line.width
             }
         }
-        let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
         let ownSized = font.cache(for: line.size)
         let pixel = color.premultiplied.pixel32
         guard abs(origin.y) < 1e14 else { return }
+        if line.fallbacks.isEmpty && !font.hasColorGlyphs {
+            // One face of outlines (most text): no face to choose per glyph.
+            for placed in line.glyphs { blitGlyph(placed, of: font, sized: ownSized, x: x, y: origin.y, pixel: pixel) }
+            return
+        }
         for placed in line.glyphs {
             let face = placed.face == 0 ? font : line.face(of: placed, in: font)
             let sized = face === font ? ownSized : face.cache(for: line.size)
@@ -376,15 +380,22 @@ extension Canvas {
                 composite(colored.image, at: (Int(gx.rounded()) + colored.left, Int(gy.rounded()) + colored.top), opacity: color.alpha)
                 continue
             }
-            // The pen position rounded to the subpixel grid selects a cached coverage mask.
-            let px = (x + placed.x) * Double(sx), py = (origin.y + placed.y) * Double(sy)
-            guard abs(px) < 1e15, abs(py) < 1e15 else { continue }
-            let qx = roundedAwayFromZero(px), qy = roundedAwayFromZero(py)
-            let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
-            let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
-            let mask = face.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
-            blit(mask, x: ix + mask.left, y: iy + mask.top, pixel: pixel)
+            blitGlyph(placed, of: face, sized: sized, x: x, y: origin.y, pixel: pixel)
         }
+    }
+
+    /// One glyph's coverage mask composited in `pixel`, its pen position (`x`, `y` plus the
+    /// glyph's own) rounded to the subpixel grid, which selects the cached mask.
+    @inline(__always)
+    private func blitGlyph(_ placed: TextLine.PlacedGlyph, of face: Font, sized: Font.SizeCache, x: Double, y: Double, pixel: UInt32) {
+        let sx = Font.subpixelStepsX, sy = Font.subpixelStepsY
+        let px = (x + placed.x) * Double(sx), py = (y + placed.y) * Double(sy)
+        guard abs(px) < 1e15, abs(py) < 1e15 else { return }
+        let qx = roundedAwayFromZero(px), qy = roundedAwayFromZero(py)
+        let ix = qx >= 0 ? qx / sx : -((-qx + sx - 1) / sx)
+        let iy = qy >= 0 ? qy / sy : -((-qy + sy - 1) / sy)
+        let mask = face.mask(placed.index, in: sized, subpixelX: qx - ix * sx, subpixelY: qy - iy * sy)
+        blit(mask, x: ix + mask.left, y: iy + mask.top, pixel: pixel)
     }
 
     /// Draws `text` from `origin` (the left end of the baseline) at `size` pixels per em,
