@@ -189,7 +189,8 @@ struct TextFieldTests {
         try play("at 0.1 tap 320,100", on: runtime, rig, for: 0.6)
         let keyboard = try #require(runtime.onScreenKeyboard)
         var pages = 0
-        for page in [nil, "?123"] + (1..<keyboard.symbolPageCount).map { "\($0)/\(keyboard.symbolPageCount)" } {
+        let symbolPages = (1..<keyboard.symbolPageCount).map { "\($0)/\(keyboard.symbolPageCount)" }
+        for page in [nil, "?123"] + symbolPages {
             if let page { try play("at 0.1 tap \(try keyCentre(page, runtime))", on: runtime, rig, for: 0.3) }
             let panel = keyboard.layer.bounds
             let keys = keyboard.keys
