@@ -59,6 +59,8 @@ let package = Package(
             name: "CUnibreak", pkgConfig: "libunibreak",
             providers: [.apt(["libunibreak-dev"])]),
         .target(name: "CLaminaKernels"),
+        // GStreamer, opened with dlopen when a scene first plays a video (issue 32).
+        .target(name: "CLaminaGStreamer", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CLaminaPNG",
             linkerSettings: [.linkedLibrary("png16")]),
@@ -115,6 +117,9 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
         // The widgets, on the runtime's app API: the text field and its on-screen keyboard, the
         // theme and controls, the scroll view and the list.
+        // Video decoding with GStreamer (issue 32): frames decoded off the loop, handed over
+        // through a bounded queue and a wakeup descriptor.
+        .target(name: "LaminaVideo", dependencies: ["CLaminaGStreamer", "LaminaPixels", "LaminaSystem"]),
         .target(
             name: "LaminaWidgets",
             dependencies: ["LaminaRuntime", "LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels", "LaminaRaster"]),
@@ -191,6 +196,7 @@ let package = Package(
             dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRaster", "LaminaRuntime",
                            "LaminaTestSupport"],
             exclude: ["Golden"]),                               // read by path (#filePath)
+        .testTarget(name: "LaminaVideoTests", dependencies: ["LaminaVideo", "LaminaPixels", "LaminaSystem"]),
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),

@@ -1,0 +1,58 @@
+// GStreamer for Lamina's video layers, loaded when a scene first plays a video (dlopen), so
+// a daemon without video never maps it. One thin function per GStreamer call Lamina makes;
+// the library's handles are opaque pointers. Every function is safe to call from any thread
+// once lamina_gst_load has succeeded.
+#ifndef LAMINA_GSTREAMER_H
+#define LAMINA_GSTREAMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Loads libgstreamer-1.0 and libgstapp-1.0 and initialises GStreamer (once; later calls
+/// return the first result). 0 on success; otherwise -1 with the reason in `error`.
+int lamina_gst_load(char *error, size_t error_size);
+
+/// A pipeline from a gst-launch description (gst_parse_launch); NULL with the reason in
+/// `error` when it cannot be made.
+void *lamina_gst_parse_launch(const char *description, char *error, size_t error_size);
+
+/// The element of `bin` named `name` (a new reference), or NULL.
+void *lamina_gst_bin_get_by_name(void *bin, const char *name);
+
+/// gst_element_set_state; `state` 1 NULL, 2 READY, 3 PAUSED, 4 PLAYING. Returns
+/// GstStateChangeReturn (0 failure, 1 success, 2 async, 3 no preroll).
+int lamina_gst_element_set_state(void *element, int state);
+
+/// Drops a reference to a GstObject (pipeline, element).
+void lamina_gst_object_unref(void *object);
+
+/// The next decoded sample, waiting at most `timeout_ns`; NULL at the end of the stream, on
+/// an error or when the time is up (lamina_gst_app_sink_is_eos tells which).
+void *lamina_gst_app_sink_try_pull_sample(void *sink, uint64_t timeout_ns);
+
+/// Whether the sink has reached the end of the stream.
+int lamina_gst_app_sink_is_eos(void *sink);
+
+/// A decoded frame's size (from its caps), its row stride in bytes and its presentation time
+/// in nanoseconds (UINT64_MAX when it has none). 0 on success, -1 when the sample has no
+/// buffer or caps without a size.
+int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride, uint64_t *pts_ns);
+
+/// Copies `height` rows of `row_bytes` bytes from the sample's buffer (rows `stride` apart)
+/// into `destination` (rows `destination_stride` apart). 0 on success, -1 when the buffer
+/// cannot be read or is smaller than that.
+int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes, int32_t height,
+                                uint8_t *destination, int32_t destination_stride);
+
+/// Drops the sample.
+void lamina_gst_sample_unref(void *sample);
+
+/// The first error message waiting on the pipeline's bus, removed from it: 1 with its text in
+/// `message` (the element that posted it, then GStreamer's description), 0 when there is none.
+int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size);
+
+/// Seeks the pipeline to `position_ns` (flushing, to the nearest key unit before it) at
+/// `rate`. 1 when GStreamer took the seek.
+int lamina_gst_seek(void *pipeline, double rate, uint64_t position_ns);
+
+#endif

@@ -1,0 +1,184 @@
+// GStreamer, opened with dlopen when a scene first plays a video. The few GStreamer and GLib
+// types Lamina touches are declared here from their public, ABI-stable layouts (GStreamer
+// 1.x keeps them fixed), so building Lamina needs no GStreamer headers and running it without
+// video needs no GStreamer at all.
+#include "lamina_gstreamer.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct { uint32_t domain; int code; char *message; } GError;
+typedef struct {
+    size_t type; int refcount; int lockstate; unsigned flags;
+    void *copy, *dispose, *free; unsigned priv_uint; void *priv_pointer;
+} GstMiniObject;
+typedef struct {
+    GstMiniObject mini_object; void *pool;
+    uint64_t pts, dts, duration, offset, offset_end;
+} GstBuffer;
+typedef struct {
+    void *memory; int flags; uint8_t *data; size_t size, maxsize;
+    void *user_data[4]; void *reserved[4];
+} GstMapInfo;
+
+enum { MAP_READ = 1, MESSAGE_ERROR = 1 << 1, FORMAT_TIME = 3, SEEK_FLAG_FLUSH = 1, SEEK_FLAG_KEY_UNIT = 4,
+       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1 };
+
+static struct {
+    int (*init_check)(int *, char ***, GError **);
+    void *(*parse_launch)(const char *, GError **);
+    void *(*bin_get_by_name)(void *, const char *);
+    int (*element_set_state)(void *, int);
+    void (*object_unref)(void *);
+    void *(*app_sink_try_pull_sample)(void *, uint64_t);
+    int (*app_sink_is_eos)(void *);
+    GstBuffer *(*sample_get_buffer)(void *);
+    void *(*sample_get_caps)(void *);
+    void *(*caps_get_structure)(const void *, unsigned);
+    int (*structure_get_int)(const void *, const char *, int *);
+    int (*buffer_map)(GstBuffer *, GstMapInfo *, int);
+    void (*buffer_unmap)(GstBuffer *, GstMapInfo *);
+    void (*mini_object_unref)(void *);
+    void *(*element_get_bus)(void *);
+    void *(*bus_pop_filtered)(void *, int);
+    void (*message_parse_error)(void *, GError **, char **);
+    int (*element_seek)(void *, double, int, int, int, int64_t, int, int64_t);
+    void (*error_free)(GError *);
+    void (*free)(void *);
+} gst;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[256];
+static int loaded = -1;
+
+static void *open_library(const char *name) {
+    void *handle = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    if (!handle && !load_error[0]) snprintf(load_error, sizeof load_error, "%s", dlerror());
+    return handle;
+}
+
+static void *symbol(void *library, const char *name) {
+    void *found = library ? dlsym(library, name) : NULL;
+    if (!found && !load_error[0]) snprintf(load_error, sizeof load_error, "%s has no %s", library ? "the library" : "no library", name);
+    return found;
+}
+
+static void load(void) {
+    void *core = open_library("libgstreamer-1.0.so.0");
+    void *app = open_library("libgstapp-1.0.so.0");
+    void *glib = open_library("libglib-2.0.so.0");
+    if (load_error[0]) return;
+    *(void **)&gst.init_check = symbol(core, "gst_init_check");
+    *(void **)&gst.parse_launch = symbol(core, "gst_parse_launch");
+    *(void **)&gst.bin_get_by_name = symbol(core, "gst_bin_get_by_name");
+    *(void **)&gst.element_set_state = symbol(core, "gst_element_set_state");
+    *(void **)&gst.object_unref = symbol(core, "gst_object_unref");
+    *(void **)&gst.app_sink_try_pull_sample = symbol(app, "gst_app_sink_try_pull_sample");
+    *(void **)&gst.app_sink_is_eos = symbol(app, "gst_app_sink_is_eos");
+    *(void **)&gst.sample_get_buffer = symbol(core, "gst_sample_get_buffer");
+    *(void **)&gst.sample_get_caps = symbol(core, "gst_sample_get_caps");
+    *(void **)&gst.caps_get_structure = symbol(core, "gst_caps_get_structure");
+    *(void **)&gst.structure_get_int = symbol(core, "gst_structure_get_int");
+    *(void **)&gst.buffer_map = symbol(core, "gst_buffer_map");
+    *(void **)&gst.buffer_unmap = symbol(core, "gst_buffer_unmap");
+    *(void **)&gst.mini_object_unref = symbol(core, "gst_mini_object_unref");
+    *(void **)&gst.element_get_bus = symbol(core, "gst_element_get_bus");
+    *(void **)&gst.bus_pop_filtered = symbol(core, "gst_bus_pop_filtered");
+    *(void **)&gst.message_parse_error = symbol(core, "gst_message_parse_error");
+    *(void **)&gst.element_seek = symbol(core, "gst_element_seek");
+    *(void **)&gst.error_free = symbol(glib, "g_error_free");
+    *(void **)&gst.free = symbol(glib, "g_free");
+    if (load_error[0]) return;
+    GError *error = NULL;
+    if (!gst.init_check(NULL, NULL, &error)) {
+        snprintf(load_error, sizeof load_error, "gst_init: %s", error && error->message ? error->message : "failed");
+        if (error) gst.error_free(error);
+        return;
+    }
+    loaded = 0;
+}
+
+int lamina_gst_load(char *error, size_t error_size) {
+    pthread_once(&load_once, load);
+    if (loaded != 0 && error && error_size) snprintf(error, error_size, "%s", load_error[0] ? load_error : "GStreamer did not load");
+    return loaded;
+}
+
+void *lamina_gst_parse_launch(const char *description, char *error, size_t error_size) {
+    GError *failure = NULL;
+    void *pipeline = gst.parse_launch(description, &failure);
+    if (failure) {
+        // A description GStreamer could partly build still reports what it could not do.
+        if (error && error_size) snprintf(error, error_size, "%s", failure->message ? failure->message : "cannot be built");
+        gst.error_free(failure);
+        if (pipeline) gst.object_unref(pipeline);
+        return NULL;
+    }
+    return pipeline;
+}
+
+void *lamina_gst_bin_get_by_name(void *bin, const char *name) { return gst.bin_get_by_name(bin, name); }
+
+int lamina_gst_element_set_state(void *element, int state) { return gst.element_set_state(element, state); }
+
+void lamina_gst_object_unref(void *object) { gst.object_unref(object); }
+
+void *lamina_gst_app_sink_try_pull_sample(void *sink, uint64_t timeout_ns) {
+    return gst.app_sink_try_pull_sample(sink, timeout_ns);
+}
+
+int lamina_gst_app_sink_is_eos(void *sink) { return gst.app_sink_is_eos(sink) ? 1 : 0; }
+
+int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride, uint64_t *pts_ns) {
+    GstBuffer *buffer = gst.sample_get_buffer(sample);
+    void *caps = gst.sample_get_caps(sample);
+    void *structure = caps ? gst.caps_get_structure(caps, 0) : NULL;
+    int w = 0, h = 0;
+    if (!buffer || !structure || !gst.structure_get_int(structure, "width", &w) ||
+        !gst.structure_get_int(structure, "height", &h) || w <= 0 || h <= 0 || w > 16384 || h > 16384) return -1;
+    *width = w;
+    *height = h;
+    *stride = w * 4;       // BGRx, four bytes a pixel: GStreamer's default stride is the row itself
+    *pts_ns = buffer->pts;
+    return 0;
+}
+
+int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes, int32_t height,
+                                uint8_t *destination, int32_t destination_stride) {
+    GstBuffer *buffer = gst.sample_get_buffer(sample);
+    GstMapInfo map;
+    if (!buffer || stride < row_bytes || height <= 0 || !gst.buffer_map(buffer, &map, MAP_READ)) return -1;
+    int status = -1;
+    if (map.size >= (size_t)stride * (size_t)(height - 1) + (size_t)row_bytes) {
+        for (int32_t row = 0; row < height; row++)
+            memcpy(destination + (size_t)row * (size_t)destination_stride, map.data + (size_t)row * (size_t)stride, (size_t)row_bytes);
+        status = 0;
+    }
+    gst.buffer_unmap(buffer, &map);
+    return status;
+}
+
+void lamina_gst_sample_unref(void *sample) { gst.mini_object_unref(sample); }
+
+int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size) {
+    void *bus = gst.element_get_bus(pipeline);
+    if (!bus) return 0;
+    void *found = gst.bus_pop_filtered(bus, MESSAGE_ERROR);
+    gst.object_unref(bus);
+    if (!found) return 0;
+    GError *error = NULL;
+    char *debug = NULL;
+    gst.message_parse_error(found, &error, &debug);
+    snprintf(message, message_size, "%s", error && error->message ? error->message : "an error without a message");
+    if (error) gst.error_free(error);
+    if (debug) gst.free(debug);
+    gst.mini_object_unref(found);
+    return 1;
+}
+
+int lamina_gst_seek(void *pipeline, double rate, uint64_t position_ns) {
+    return gst.element_seek(pipeline, rate, FORMAT_TIME, SEEK_FLAG_FLUSH | SEEK_FLAG_KEY_UNIT,
+                            SEEK_TYPE_SET, (int64_t)position_ns, SEEK_TYPE_NONE, -1) ? 1 : 0;
+}
