@@ -79,9 +79,9 @@ public final class VideoDecoder: @unchecked Sendable {
         for _ in 0..<Self.queueLength { room.signal() }
         if lamina_gst_element_set_state(pipeline, 4) == 0 {
             let reason = Self.popError(pipeline) ?? "it cannot start playing"
-            lamina_gst_element_set_state(pipeline, 1)
-            lamina_gst_object_unref(sink)
-            lamina_gst_object_unref(pipeline)
+            // No thread to wait for. Swift runs `deinit` for an initializer that throws once
+            // every property is set, and it frees the pipeline.
+            finished.signal()
             throw VideoError("\(source): \(reason)")
         }
         // The thread holds the decoder unretained: `deinit` stops it and waits for it, so the
