@@ -119,14 +119,14 @@ let package = Package(
         // theme and controls, the scroll view and the list.
         // Video decoding with GStreamer (issue 32): frames decoded off the loop, handed over
         // through a bounded queue and a wakeup descriptor.
-        .target(name: "LaminaVideo", dependencies: ["CLaminaGStreamer", "LaminaPixels", "LaminaSystem"]),
+        .target(name: "LaminaVideo", dependencies: ["CLaminaGStreamer", "LaminaDisplay", "LaminaLayers", "LaminaPixels", "LaminaRuntime", "LaminaSystem"]),
         .target(
             name: "LaminaWidgets",
             dependencies: ["LaminaRuntime", "LaminaAnimation", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaPixels", "LaminaRaster"]),
         // Scene files (decision 107): the compiler and its cost model, FileScene, on the runtime.
         .target(
             name: "LaminaSceneFiles",
-            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem", "LaminaWidgets",
+            dependencies: ["LaminaRuntime", "LaminaSceneSyntax", "LaminaSystem", "LaminaVideo", "LaminaWidgets",
                            .product(name: "SystemPackage", package: "swift-system"),
                            .product(name: "Logging", package: "swift-log")]),
         // The one module an app imports: the runtime re-exported, scene files, the daemon
@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "Lamina",
             dependencies: [
-                "LaminaRuntime", "LaminaSceneFiles", "LaminaWidgets", "LaminaControl",
+                "LaminaRuntime", "LaminaSceneFiles", "LaminaWidgets", "LaminaControl", "LaminaVideo",
                 "LaminaGeometry", "LaminaSystem", "LaminaRaster",
                 "LaminaDisplay", "LaminaInput", "LaminaLayers", "LaminaSceneSyntax", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "LaminaTestSupport",
             dependencies: [
-                "Lamina", "LaminaDisplay", "LaminaGeometry", "LaminaLayers", "LaminaRaster", "LaminaSystem", "CLinux",
+                "Lamina", "LaminaDisplay", "LaminaGeometry", "LaminaLayers", "LaminaPixels", "LaminaRaster", "LaminaSystem", "CLinux",
                 "LaminaSceneFiles", "LaminaSceneYAML",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -196,7 +196,7 @@ let package = Package(
             dependencies: ["LaminaWidgets", "LaminaDisplay", "LaminaGeometry", "LaminaInput", "LaminaLayers", "LaminaRaster", "LaminaRuntime",
                            "LaminaTestSupport"],
             exclude: ["Golden"]),                               // read by path (#filePath)
-        .testTarget(name: "LaminaVideoTests", dependencies: ["LaminaVideo", "LaminaPixels", "LaminaSystem"]),
+        .testTarget(name: "LaminaVideoTests", dependencies: ["LaminaVideo", "Lamina", "LaminaPixels", "LaminaSystem", "LaminaTestSupport"]),
         .testTarget(name: "LaminaRuntimeTests", dependencies: ["LaminaRuntime", "Lamina", "LaminaTestSupport"]),
         .testTarget(name: "LaminaPixelsTests", dependencies: ["LaminaPixels", "LaminaGeometry"]),
         .testTarget(name: "LaminaSceneSyntaxTests", dependencies: ["LaminaSceneSyntax"]),

@@ -23,8 +23,11 @@ typedef struct {
     void *user_data[4]; void *reserved[4];
 } GstMapInfo;
 
-enum { MAP_READ = 1, MESSAGE_ERROR = 1 << 1, FORMAT_TIME = 3, SEEK_FLAG_FLUSH = 1, SEEK_FLAG_KEY_UNIT = 4,
-       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1 };
+/// GValue: a type and two words of data.
+typedef struct { size_t type; uint64_t data[2]; } GValue;
+
+enum { MAP_READ = 1, MESSAGE_ERROR = 1 << 1, FORMAT_TIME = 3, SEEK_FLAG_FLUSH = 1, SEEK_FLAG_ACCURATE = 2,
+       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1, ITERATOR_OK = 1 };
 
 static struct {
     int (*init_check)(int *, char ***, GError **);
@@ -45,6 +48,14 @@ static struct {
     void *(*bus_pop_filtered)(void *, int);
     void (*message_parse_error)(void *, GError **, char **);
     int (*element_seek)(void *, double, int, int, int, int64_t, int, int64_t);
+    void *(*bin_iterate_recurse)(void *);
+    int (*iterator_next)(void *, GValue *);
+    void (*iterator_free)(void *);
+    void *(*value_get_object)(const GValue *);
+    void (*value_unset)(GValue *);
+    void *(*element_get_factory)(void *);
+    const char *(*factory_get_metadata)(void *, const char *);
+    char *(*object_get_name)(void *);
     void (*error_free)(GError *);
     void (*free)(void *);
 } gst;
@@ -69,6 +80,7 @@ static void load(void) {
     void *core = open_library("libgstreamer-1.0.so.0");
     void *app = open_library("libgstapp-1.0.so.0");
     void *glib = open_library("libglib-2.0.so.0");
+    void *gobject = open_library("libgobject-2.0.so.0");
     if (load_error[0]) return;
     *(void **)&gst.init_check = symbol(core, "gst_init_check");
     *(void **)&gst.parse_launch = symbol(core, "gst_parse_launch");
@@ -88,7 +100,15 @@ static void load(void) {
     *(void **)&gst.bus_pop_filtered = symbol(core, "gst_bus_pop_filtered");
     *(void **)&gst.message_parse_error = symbol(core, "gst_message_parse_error");
     *(void **)&gst.element_seek = symbol(core, "gst_element_seek");
+    *(void **)&gst.bin_iterate_recurse = symbol(core, "gst_bin_iterate_recurse");
+    *(void **)&gst.iterator_next = symbol(core, "gst_iterator_next");
+    *(void **)&gst.iterator_free = symbol(core, "gst_iterator_free");
+    *(void **)&gst.element_get_factory = symbol(core, "gst_element_get_factory");
+    *(void **)&gst.factory_get_metadata = symbol(core, "gst_element_factory_get_metadata");
+    *(void **)&gst.object_get_name = symbol(core, "gst_object_get_name");
     *(void **)&gst.error_free = symbol(glib, "g_error_free");
+    *(void **)&gst.value_unset = symbol(gobject, "g_value_unset");
+    *(void **)&gst.value_get_object = symbol(gobject, "g_value_get_object");
     *(void **)&gst.free = symbol(glib, "g_free");
     if (load_error[0]) return;
     GError *error = NULL;
@@ -131,7 +151,8 @@ void *lamina_gst_app_sink_try_pull_sample(void *sink, uint64_t timeout_ns) {
 
 int lamina_gst_app_sink_is_eos(void *sink) { return gst.app_sink_is_eos(sink) ? 1 : 0; }
 
-int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride, uint64_t *pts_ns) {
+int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride,
+                               uint64_t *pts_ns, uint64_t *duration_ns) {
     GstBuffer *buffer = gst.sample_get_buffer(sample);
     void *caps = gst.sample_get_caps(sample);
     void *structure = caps ? gst.caps_get_structure(caps, 0) : NULL;
@@ -142,6 +163,7 @@ int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, in
     *height = h;
     *stride = w * 4;       // BGRx, four bytes a pixel: GStreamer's default stride is the row itself
     *pts_ns = buffer->pts;
+    *duration_ns = buffer->duration;
     return 0;
 }
 
@@ -178,7 +200,27 @@ int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size) {
     return 1;
 }
 
-int lamina_gst_seek(void *pipeline, double rate, uint64_t position_ns) {
-    return gst.element_seek(pipeline, rate, FORMAT_TIME, SEEK_FLAG_FLUSH | SEEK_FLAG_KEY_UNIT,
-                            SEEK_TYPE_SET, (int64_t)position_ns, SEEK_TYPE_NONE, -1) ? 1 : 0;
+int lamina_gst_seek(void *pipeline, uint64_t position_ns, int accurate) {
+    int flags = SEEK_FLAG_FLUSH | (accurate ? SEEK_FLAG_ACCURATE : 0);
+    return gst.element_seek(pipeline, 1.0, FORMAT_TIME, flags, SEEK_TYPE_SET, (int64_t)position_ns, SEEK_TYPE_NONE, -1) ? 1 : 0;
+}
+
+int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size) {
+    void *iterator = gst.bin_iterate_recurse(bin);
+    if (!iterator) return 0;
+    GValue item = {0};
+    int found = 0;
+    while (!found && gst.iterator_next(iterator, &item) == ITERATOR_OK) {
+        void *factory = gst.element_get_factory(gst.value_get_object(&item));
+        const char *klass = factory ? gst.factory_get_metadata(factory, "klass") : NULL;
+        if (klass && strstr(klass, "Decoder") && strstr(klass, "Video")) {
+            char *factory_name = gst.object_get_name(factory);   // a factory's name is its feature's
+            snprintf(name, name_size, "%s", factory_name ? factory_name : "?");
+            gst.free(factory_name);
+            found = 1;
+        }
+        gst.value_unset(&item);
+    }
+    gst.iterator_free(iterator);
+    return found;
 }

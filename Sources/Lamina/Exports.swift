@@ -7,4 +7,5 @@
 @_exported import LaminaRuntime
 @_exported import LaminaSceneFiles
 @_exported import LaminaSceneSyntax
+@_exported import LaminaVideo
 @_exported import LaminaWidgets

@@ -88,12 +88,13 @@ final class ControlPort: LoopSource {
         "version": [], "stats": [], "get-bindings": [], "reload": [], "blank": [], "unblank": [],
         "set-binding": ["name", "value"], "go-to-state": ["state"], "switch-scene": ["scene"],
         "screenshot": ["path"], "subscribe": ["events"], "set-brightness": ["level"], "set-language": ["language"],
+        "video": ["layer", "action", "value"],
     ]
 
     /// How old a `stats` reply may be, in seconds.
     static let statsInterval = 0.1
 
-    static let eventKinds: Set<String> = ["state", "gesture", "control", "display", "scene", "all"]
+    static let eventKinds: Set<String> = ["state", "gesture", "control", "display", "scene", "video", "all"]
 
     private func failure(_ reason: String) -> ControlValue {
         .object(["ok": .bool(false), "error": .string(reason)])
@@ -194,6 +195,8 @@ final class ControlPort: LoopSource {
             }
             do { try runtime.setLanguage(language) } catch { return failure("\(error)") }
             return success(["language": language.map(ControlValue.string) ?? .null])
+        case "video":
+            return controlVideo(request)
         case "set-brightness":
             guard runtime.backlight != nil else { return failure("no backlight is configured") }
             guard let level = request["level"]?.number, (0...1).contains(level) else {
@@ -204,6 +207,38 @@ final class ControlPort: LoopSource {
         default:
             return failure("unknown command '\(Escaped(command))'")
         }
+    }
+
+    /// `video`: `action` play, pause, seek (`value` seconds), rate (`value` 0…8) or loop
+    /// (`value` true or false) on the video named `layer`; the reply is its report.
+    private func controlVideo(_ request: [String: ControlValue]) -> ControlValue {
+        let names = runtime.videos.all.compactMap(\.name).sorted()
+        guard let name = request["layer"]?.string else { return failure("video needs `layer`, a video layer's name (videos: \(names.joined(separator: ", ")))") }
+        guard let video = runtime.videos.named(name) else {
+            return failure("no video layer is named '\(Escaped(name))' (videos: \(names.joined(separator: ", ")))")
+        }
+        let value = request["value"]
+        switch request["action"]?.string {
+        case "play"?: video.play()
+        case "pause"?: video.pause()
+        case "seek"?:
+            guard let seconds = value?.number, seconds.isFinite, seconds >= 0, seconds <= 1e7 else {
+                return failure("seek needs `value`, the seconds into the clip (0…10⁷)")
+            }
+            video.seek(to: seconds)
+        case "rate"?:
+            guard let rate = value?.number, (0...8).contains(rate) else { return failure("rate needs `value`, a number from 0 to 8") }
+            video.rate = rate
+        case "loop"?:
+            guard case .bool(let loops)? = value else { return failure("loop needs `value`, true or false") }
+            video.loops = loops
+        default:
+            return failure("video needs `action`: play, pause, seek, rate or loop")
+        }
+        guard let data = try? JSONEncoder().encode(video.report), let report = try? ControlValue.parse(Array(data)) else {
+            return success()
+        }
+        return success(["video": report])
     }
 
     private func setBinding(_ request: [String: ControlValue]) -> ControlValue {

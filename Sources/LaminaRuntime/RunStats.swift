@@ -85,6 +85,8 @@ public struct RunStats: Codable, Sendable {
     public var frameRequestToFlipMs: Percentiles?
     /// Mean fraction of the screen redrawn per frame.
     public var damagedFraction: Double?
+    /// The videos playing (nil when the scene has none): who decodes each, and its frames.
+    public var videos: [VideoReport]? = nil
 
     /// One line for the log.
     public var summary: String {
@@ -103,6 +105,10 @@ public struct RunStats: Codable, Sendable {
         if let frameRequestToFlipMs { parts.append(String(cFormat: "request→flip p50 %.1f ms", frameRequestToFlipMs.p50)) }
         if let wakeUpsPerIdleSecond { parts.append(String(cFormat: "%.2f wake-ups per idle second", wakeUpsPerIdleSecond)) }
         if let idleCPUMsPerSecond { parts.append(String(cFormat: "%.3f ms CPU per idle second", idleCPUMsPerSecond)) }
+        for video in videos ?? [] {
+            parts.append("video \(video.name ?? video.source) by \(video.decoder ?? "no decoder yet"): \(video.decoded) decoded, "
+                         + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -134,6 +140,7 @@ extension Runtime {
             cpuSeconds: RunTelemetry.processCPUTime() - t.startCPU,
             idleCPUMsPerSecond: idle > 0 ? idleCPU * 1000 / idle : nil,
             frameRequestToFlipMs: RunStats.Percentiles(t.requestLatencies),
-            damagedFraction: t.renderedFrames > 0 && screen > 0 ? Double(t.damagedPixels) / (Double(t.renderedFrames) * screen) : nil)
+            damagedFraction: t.renderedFrames > 0 && screen > 0 ? Double(t.damagedPixels) / (Double(t.renderedFrames) * screen) : nil,
+            videos: videos.all.isEmpty ? nil : videos.all.map(\.report))
     }
 }

@@ -62,6 +62,8 @@ public final class Runtime {
     private(set) lazy var localization = Localization(runtime: self)
     /// What the daemon does when asked to reload, switch scenes or report stats.
     var hooks = RuntimeHooks()
+    /// The videos playing in the scene (for `stats` and the control socket).
+    package let videos = VideoRegistry()
     /// Reads and compiles scenes off the loop in real time (on the spot on a virtual clock).
     public internal(set) var sceneLoader: SceneLoader {
         get { scenes.loader }

@@ -1,4 +1,5 @@
 import Logging
+import LaminaSystem
 
 /// What a ``Scene`` builds into and hears from: the screen's root layer and size, display
 /// links, gestures, touches, keys and typed text, the run's clock and log.
@@ -72,6 +73,15 @@ public final class SceneContext {
 
     /// The run's media time in seconds (the display's clock: real or virtual).
     public var now: Double { runtime.clock.now }
+
+    /// Makes `video` known to `stats` and the control socket while it lives.
+    package func register(_ video: any VideoPlayback) {
+        runtime.videos.add(video)
+    }
+
+    /// Whether the run's clock is virtual (a test, a recording): work done off the loop, such
+    /// as decoding a video's frames, is waited for instead of raced, so every frame shows.
+    package var clockIsVirtual: Bool { runtime.clock is VirtualClock }
 
     /// The daemon's log (the journal under systemd, standard error on a terminal).
     public var logger: Logger { runtime.logger }

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaVideo
 import LaminaWidgets
 
 /// A scene built from a scene file (`lamina run --scene FILE`): its layers, states,
@@ -81,6 +82,8 @@ public final class FileScene: ControllableScene, LocalizableScene {
     private(set) var controls: [AnyObject] = []
     /// The file's list layers' rows (each `ListView` holds its data source weakly).
     private(set) var listRows: [ListRows] = []
+    /// The players of the file's named video layers (each layer keeps its own).
+    private(set) var videoPlayers: [String: VideoPlayer] = [:]
     /// The file's lists, by layer name when named.
     private(set) var lists: [String: ListView] = [:]
     /// What shows each number binding a control follows (a slider's thumb, a progress's fill).
@@ -202,6 +205,9 @@ public final class FileScene: ControllableScene, LocalizableScene {
         }
         let lookup: (String) -> BindingValue? = row?.lookup ?? { self.bindingValues[$0] }
         for setup in spec.setup { apply(setup, to: layer) }
+        if let video = layer as? VideoLayer, row == nil, let player = attachPlayer(to: video, spec), let name = spec.name {
+            videoPlayers[name] = player
+        }
         for (keyPath, value) in spec.properties where (control == nil && list == nil) || keyPath != "bounds" {   // a control's size is its own
             if let row {
                 if !value.bindingNames.isEmpty { row.properties.append((layer, keyPath, value)) }
@@ -430,6 +436,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
             break                                                                        // `makeControl(_:)`
         case .listItems, .listRowTemplate, .rowHeight: break                            // `makeList(_:)`
         case .placeholder, .maximumLength: break                                         // `makeControl(_:)`
+        case .videoSource, .loops, .autoplay, .playbackRate: break                       // `attachPlayer(to:_:)`
         }
     }
 

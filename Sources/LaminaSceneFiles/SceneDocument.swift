@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaVideo
 import LaminaWidgets
 
 /// A scene file compiled and checked: everything `FileScene` needs to build and run it, with
@@ -110,7 +111,7 @@ enum ComponentSpec {
 /// One layer to build.
 struct LayerSpec {
     enum Kind: String, CaseIterable {
-        case layer, shape, text, gradient, replicator, transform, scroll, list, button, toggle, slider, progress, textbox
+        case layer, shape, text, gradient, replicator, transform, scroll, list, button, toggle, slider, progress, textbox, video
 
         /// The kinds that are controls (`LaminaWidgets`): their `bounds` gives the control's size.
         var isControl: Bool { [.button, .toggle, .slider, .progress, .textbox].contains(self) }
@@ -196,6 +197,11 @@ enum LayerSetup {
     /// A list layer's row template, by name (compiled into `LayerSpec.listRow`).
     case listRowTemplate(String)
     case rowHeight(Double)
+    /// A video layer's clip, whether it loops, whether it plays from the start, and its rate.
+    case videoSource(VideoSource)
+    case loops(Bool)
+    case autoplay(Bool)
+    case playbackRate(Double)
     /// A text box's placeholder.
     case placeholder(String)
     /// A text box's longest text, in characters.

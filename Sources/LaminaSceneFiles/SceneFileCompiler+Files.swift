@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaVideo
 import LaminaWidgets
 
 /// What a scene file names beside it: files inside its folder, fonts by family or file,
@@ -80,6 +81,16 @@ extension SceneFileCompiler {
     }
 
     /// An image by path relative to the file's folder; the resolved path must stay inside it.
+    /// A video layer's clip: a file inside the scene file's folder (it must exist), or an
+    /// `http`, `https`, `rtsp` or `rtsps` URL (checked for its form; GStreamer reports what
+    /// it finds there while playing).
+    func videoSource(_ node: SceneNode, _ path: String) throws(ConfigError) -> VideoSource {
+        let written = try values.string(node, path, maxLength: 1024)
+        let isURL = ["http://", "https://", "rtsp://", "rtsps://"].contains { written.lowercased().hasPrefix($0) }
+        let source = isURL ? written : try fileInFolder(written, node, path, what: "a video")
+        do { return try VideoSource(source) } catch { throw SceneFields.error(file, node, path, error.description) }
+    }
+
     mutating func image(_ node: SceneNode, _ path: String) throws(ConfigError) -> PixelBuffer {
         let relative = try values.string(node, path, maxLength: 1024)
         let resolved = try fileInFolder(relative, node, path, what: "an image")

@@ -1,4 +1,5 @@
 import LaminaSceneSyntax
+import LaminaVideo
 import LaminaWidgets
 
 extension LayerSpec.Kind {
@@ -13,6 +14,7 @@ extension LayerSpec.Kind {
         case .transform: return TransformLayer()
         case .scroll, .list: return Layer()        // the viewport; `FileScene` makes it a `ScrollView`'s or a `ListView`'s
         case .button, .toggle, .slider, .progress, .textbox: return Layer()   // `FileScene` makes the control
+        case .video: return VideoLayer()                                       // `FileScene` gives it its player
         }
     }
 
@@ -25,6 +27,7 @@ extension LayerSpec.Kind {
         case .replicator: return ReplicatorLayer.self
         case .transform: return TransformLayer.self
         case .scroll, .list, .button, .toggle, .slider, .progress, .textbox: return Layer.self
+        case .video: return VideoLayer.self
         }
     }
 
@@ -44,6 +47,7 @@ extension LayerSpec.Kind {
         case .slider: return ["range", "step", "enabled", "binding"]
         case .progress: return ["style", "indeterminate", "binding"]
         case .textbox: return ["placeholder", "maxLength", "binding", "font"]
+        case .video: return ["source", "loop", "playing", "rate", "contentsGravity"]
         }
     }
 }
@@ -127,6 +131,13 @@ extension SceneFileCompiler {
             }
         }
         if kind == .list { spec.listRow = try listRow(of: spec, node, elementPath, depth: depth) }
+        if kind == .video {
+            guard spec.setup.contains(where: { if case .videoSource = $0 { true } else { false } }) else {
+                throw fields.error(node, nil, "a video layer names its clip: `source: loop.webm`, a file in the scene file's folder, or an http, https, rtsp or rtsps URL")
+            }
+            videoCount += 1
+            guard videoCount <= Limits.videos else { throw fields.error(node, nil, "more than \(Limits.videos) video layers") }
+        }
         if [.text, .button, .textbox].contains(kind), let standard = defaultFontWithFallbacks,
            !spec.setup.contains(where: { if case .font = $0 { true } else { false } }) {
             spec.setup.append(.font(standard))
@@ -430,6 +441,10 @@ extension SceneFileCompiler {
             guard case .size(let size) = try values.value(node, path, like: .size(.zero)) else { preconditionFailure("a size reads as a size") }
             guard size.width >= 0, size.height >= 0 else { throw SceneFields.error(file, node, path, "a content size is not negative") }
             return .contentSize(size)
+        case "source": return .videoSource(try videoSource(node, path))
+        case "loop": return .loops(try values.bool(node, path))
+        case "playing": return .autoplay(try values.bool(node, path))
+        case "rate": return .playbackRate(try values.number(node, path, in: 0...VideoPlayer.maximumRate))
         case "title": return .title(try values.string(node, path, maxLength: 256))
         case "placeholder": return .placeholder(try values.string(node, path, maxLength: 256))
         case "maxLength": return .maximumLength(try values.integer(node, path, in: 1...BindingValue.ListLimits.textBytes * 16))

@@ -96,7 +96,7 @@ extension SceneFileCompiler {
     /// A row holds plain layers: built for each row on screen and reused, it has no controls,
     /// scroll views, lists or animations of its own.
     private static func checkRowLayers(_ spec: LayerSpec, file: String, node: SceneNode, path: String) throws(ConfigError) {
-        guard !(spec.kind.isControl || spec.kind == .scroll || spec.kind == .list) else {
+        guard !(spec.kind.isControl || spec.kind == .scroll || spec.kind == .list || spec.kind == .video) else {
             throw SceneFields.error(file, node, path + ".row", "a list's row holds plain layers, not a \(spec.kind.rawValue) (\(spec.elementPath))")
         }
         guard spec.animations.isEmpty else {

@@ -44,6 +44,8 @@ struct SceneFileCompiler {
         /// Gestures with each template use's own counted.
         static let builtGestures = 2_048
         static let images = 32
+        /// Video layers, each a decoder with a thread of its own and a few frames in memory.
+        static let videos = 4
         /// Faces one file names (`font`).
         static let fonts = 16
         /// The widest and tallest a control or scroll layer is, in pixels (it draws its parts at that size).
@@ -87,6 +89,8 @@ struct SceneFileCompiler {
     var images: [String: PixelBuffer] = [:]
     /// Pixels of the images loaded so far (`Limits.totalImagePixels`).
     var imagePixels = 0
+    /// Video layers so far.
+    var videoCount = 0
     /// Faces already loaded, by what `font` wrote.
     var fonts: [String: Font] = [:]
     /// `fallbackFonts:`, given to every face the file's text layers draw with.

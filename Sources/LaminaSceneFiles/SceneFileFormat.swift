@@ -33,6 +33,8 @@ public enum SceneFileFormat {
         case wholeNumber(ClosedRange<Int>)
         /// A PNG's path relative to the scene file.
         case image
+        /// A video's path relative to the scene file, or an `http`, `https`, `rtsp` or `rtsps` URL.
+        case video
         /// The name of a number binding the file declares (a control's `binding`).
         case bindingName
         /// `[minimum, maximum]`, rising.
@@ -101,6 +103,9 @@ public enum SceneFileFormat {
         case "instanceCount": return .wholeNumber(0...SceneFileCompiler.Limits.replicatorInstances)
         case "contentsGravity": return .choice(ContentsGravity.allCases.map(\.rawValue))
         case "contents": return .image
+        case "source": return .video
+        case "loop", "playing": return .boolean
+        case "rate": return .number
         case "contentSize": return .size
         case "paging", "bounces", "indicators": return .boolean
         case "decelerationRate": return .choice(["normal", "fast"])
@@ -127,7 +132,7 @@ public enum SceneFileFormat {
                 ("template depth", L.templateDepth), ("templates", L.templates), ("parameters", L.parameters),
                 ("template nodes", L.expandedNodes), ("template bytes", L.expandedBytes), ("text bytes", L.textBytes), ("shadowed layers", L.shadowedLayers), ("path points", L.pathPoints),
                 ("states", L.states), ("gestures", L.gestures), ("animations", L.animations), ("animators", L.animators),
-                ("keyframes", L.keyframes), ("bindings", L.bindings), ("images", L.images), ("image pixels", L.imagePixels),
+                ("keyframes", L.keyframes), ("bindings", L.bindings), ("images", L.images), ("videos", L.videos), ("image pixels", L.imagePixels),
                 ("all image pixels", L.totalImagePixels), ("replicator instances", L.replicatorInstances),
                 ("names", L.nameBytes), ("control side", L.controlSide)]
     }()

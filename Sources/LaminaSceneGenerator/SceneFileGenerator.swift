@@ -112,7 +112,9 @@ public struct SceneFileGenerator {
 
     private mutating func layer(depth: Int) -> SceneNode {
         if !templates.isEmpty && choices.chance(25) { return use() }
-        let kind = choices.pick(SceneFileFormat.layerKinds)
+        // A video layer needs a clip on disk, which the generated folder has not: only hostile
+        // files write one (and their sources are refused).
+        let kind = choices.pick(SceneFileFormat.layerKinds.filter { $0 != "video" || hostile })
         var entries: [(String, SceneNode)] = [("kind", scalar(kind))]
         if choices.chance(50) {
             counter += 1
@@ -238,6 +240,7 @@ public struct SceneFileGenerator {
         case .colours: return list((0..<(bad(10) ? 65 : choices.pick([1, 2, 3]))).map { _ in colour() })
         case .wholeNumber(let range): return scalar("\(bad(20) ? range.upperBound + 1 : choices.pick([range.lowerBound, range.upperBound, 3]))")
         case .image: return scalar(hostile ? choices.pick(Self.imageNames) : "small.png")
+        case .video: return scalar(choices.pick(["missing.webm", "../outside.webm", "ftp://host/clip.mp4", "/etc/passwd"]))
         case .bindingName: return scalar(bad(20) ? choices.pick(["b2", "nobody"]) : "b0")
         case .range: return bad(20) ? list([number(), number()]) : list([scalar("0"), scalar(choices.pick(["1", "100"]))])
         case .listBinding: return scalar(bad(20) ? choices.pick(["$b0", "$nobody", "b3"]) : "$b3")

@@ -32,4 +32,13 @@ public final class WakeupEvent: @unchecked Sendable {
         var count: UInt64 = 0
         return read(descriptor, &count, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size
     }
+
+    /// Waits until the descriptor is readable or `seconds` pass (for a thread that is not the
+    /// loop: a recording on the virtual clock waiting for a video's next frame); true when it
+    /// is readable.
+    public func wait(seconds: Double) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, min(seconds, 3600)) * 1000)
+        return poll(&entry, 1, milliseconds) == 1
+    }
 }

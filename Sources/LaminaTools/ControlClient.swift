@@ -89,8 +89,23 @@ public struct ControlClient {
         case "language":
             try arity(1, "language TAG|none")
             return ["command": .string("set-language"), "language": args[0] == "none" ? .null : .string(args[0])]
+        case "video":
+            let usage = "usage: lamina ctl video LAYER play|pause|seek SECONDS|rate RATE|loop on|off"
+            guard args.count == 2 || args.count == 3 else { throw ControlClientError(reason: usage) }
+            var request: [String: ControlValue] = ["command": .string("video"), "layer": .string(args[0]), "action": .string(args[1])]
+            switch (args[1], args.count) {
+            case ("play", 2), ("pause", 2): break
+            case ("seek", 3), ("rate", 3):
+                guard let number = Double(args[2]) else { throw ControlClientError(reason: "\(args[1]) takes a number") }
+                request["value"] = .number(number)
+            case ("loop", 3):
+                guard args[2] == "on" || args[2] == "off" else { throw ControlClientError(reason: "loop takes on or off") }
+                request["value"] = .bool(args[2] == "on")
+            default: throw ControlClientError(reason: usage)
+            }
+            return request
         case "subscribe":
-            guard !args.isEmpty else { throw ControlClientError(reason: "usage: lamina ctl subscribe EVENT… (state, gesture, control, display, scene, all)") }
+            guard !args.isEmpty else { throw ControlClientError(reason: "usage: lamina ctl subscribe EVENT… (state, gesture, control, display, scene, video, all)") }
             return ["command": .string("subscribe"), "events": .array(args.map(ControlValue.string))]
         case "raw":
             try arity(1, "raw JSON")
@@ -99,7 +114,7 @@ public struct ControlClient {
             }
             return object
         default:
-            throw ControlClientError(reason: "unknown command '\(verb)' (version, stats, bindings, set, state, scene, reload, screenshot, blank, unblank, brightness, language, subscribe, raw)")
+            throw ControlClientError(reason: "unknown command '\(verb)' (version, stats, bindings, set, state, scene, reload, screenshot, blank, unblank, brightness, language, video, subscribe, raw)")
         }
     }
 

@@ -4,55 +4,82 @@ import LaminaPixels
 import LaminaSystem
 import Synchronization
 
-/// One decoded frame: opaque pixels and when it is shown, in seconds from the stream's first
-/// frame (its presentation time less the first frame's: an MP4 whose B-frames delay its first
-/// presentation time still starts at 0).
+/// One decoded frame: opaque pixels, where it sits in the clip and when it is shown.
 public struct VideoFrame: @unchecked Sendable {
-    /// When the frame is shown, from the stream's first frame.
+    /// When the frame is shown on the decoder's timeline, in seconds: from the first frame
+    /// after the start or the last seek (which starts at the seek's position), the passes of a
+    /// loop one after another, so the timeline runs on through the loops with no gap.
     public let time: Double
+    /// Where the frame is in the clip, in seconds from its first frame (its presentation time
+    /// less the first frame's: an MP4 whose B-frames delay its first presentation time still
+    /// starts at 0).
+    public let position: Double
+    /// How long the frame shows, in seconds (its buffer's duration, or the frame before's).
+    public let duration: Double
+    /// Which pass of a loop it belongs to, from 0 at the start or the last seek.
+    public let pass: Int
     /// The pixels, XRGB8888 with an opaque alpha, as the rasterizer draws them.
     public let image: PixelBuffer
 }
 
 /// Decodes a video with GStreamer on threads of its own and hands finished frames to the
-/// loop: a bounded queue (``queueLength`` frames; decoding waits while it is full) and a
-/// ``WakeupEvent`` that turns readable when a frame, the end or an error arrives.
+/// loop: a bounded queue (``queueLength`` frames; decoding waits while it is full), taken a
+/// frame at a time as the player's clock reaches each, and a ``WakeupEvent`` that turns
+/// readable when a frame, the end or an error arrives.
 ///
 /// GStreamer is loaded the first time a decoder is made (`dlopen`), so a daemon that never
 /// plays a video never maps it. `uridecodebin` picks the demuxer and the decoder (hardware
 /// ones where the board has their plugins); `videoconvert` gives BGRx, which is XRGB8888 in
 /// memory. The pipeline runs unsynchronised: the loop, paced by the display's flips, decides
-/// when each frame is shown.
+/// when each frame is shown. A looping decoder seeks back to the start the moment the stream
+/// ends, while the last frames are still queued, so the next pass follows without a gap.
 public final class VideoDecoder: @unchecked Sendable {
     /// Decoded frames waiting for the loop, at most.
     public static let queueLength = 4
 
     /// The source being decoded.
     public let source: VideoSource
-    /// Readable when frames, the end of the stream or an error wait for ``takeFrames()``.
+    /// Readable when frames, the end of the stream or an error have arrived (reset by
+    /// ``waitForFrames(through:after:seconds:)``; the loop takes frames at each display frame
+    /// while a video plays and needs no wakeup).
     public let wakeup: WakeupEvent
 
     private let pipeline: UnsafeMutableRawPointer
     private let sink: UnsafeMutableRawPointer
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// A free place in the queue: the decoding thread takes one per frame, the loop gives it
     /// back when it takes the frame. (Made at 0 and given its places in `init`: libdispatch
     /// traps when a semaphore is freed below the value it was made with.)
     private let room = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the thread sleeping after the end: signalled once each time ``isEnded`` turns
+    /// false (a seek, looping turned on) and at the stop.
+    private let nudge = DispatchSemaphore(value: 0)
 
     private struct State {
         var frames: [VideoFrame] = []
         var ended = false
         var failure: String?
         var stopping = false
+        var loops: Bool
+        /// A seek asked for and not yet made, in seconds.
+        var pendingSeek: Double?
         /// The first frame's presentation time in nanoseconds, once one is decoded.
         var origin: UInt64?
+        /// Where the current pass starts on the timeline, and which pass it is.
+        var passStart = 0.0
+        var pass = 0
+        /// The last frame queued: its timeline time and duration.
+        var lastTime: Double?
+        var lastDuration = 1.0 / 30
+        var decoded = 0
+        var decoderName: String?
     }
 
-    /// Opens `source` and starts decoding it. Throws when GStreamer cannot be loaded or the
-    /// pipeline cannot be made; errors met while playing are ``failure``.
-    public init(source: VideoSource) throws(VideoError) {
+    /// Opens `source` and starts decoding it; a decoder that `loops` plays it again from the
+    /// start each time it ends. Throws when GStreamer cannot be loaded or the pipeline cannot
+    /// be made; errors met while playing are ``failure``.
+    public init(source: VideoSource, loops: Bool = false) throws(VideoError) {
         var message = [CChar](repeating: 0, count: 512)
         guard lamina_gst_load(&message, message.count) == 0 else {
             throw VideoError("GStreamer cannot be loaded: \(Self.text(message))")
@@ -76,6 +103,7 @@ public final class VideoDecoder: @unchecked Sendable {
         self.source = source
         self.pipeline = pipeline
         self.sink = sink
+        self.state = Mutex(State(loops: loops))
         for _ in 0..<Self.queueLength { room.signal() }
         if lamina_gst_element_set_state(pipeline, 4) == 0 {
             let reason = Self.popError(pipeline) ?? "it cannot start playing"
@@ -92,6 +120,7 @@ public final class VideoDecoder: @unchecked Sendable {
 
     deinit {
         state.withLock { $0.stopping = true }
+        nudge.signal()                                  // a thread sleeping after the end wakes and sees the stop
         room.signal()                                   // a thread waiting for room goes on and sees the stop
         lamina_gst_element_set_state(pipeline, 1)       // NULL: a pull waiting for a sample returns
         finished.wait()
@@ -99,16 +128,62 @@ public final class VideoDecoder: @unchecked Sendable {
         lamina_gst_object_unref(pipeline)
     }
 
-    /// The frames decoded since the last call, in order (which frees their places in the
-    /// queue, so decoding goes on).
-    public func takeFrames() -> [VideoFrame] {
-        wakeup.reset()
+    /// Takes queued frames from the front, in order, while `shouldTake` says so (the player
+    /// takes those whose time has come), which frees their places so decoding goes on.
+    public func takeFrames(while shouldTake: (VideoFrame) -> Bool) -> [VideoFrame] {
         let taken = state.withLock { state -> [VideoFrame] in
-            defer { state.frames.removeAll(keepingCapacity: true) }
-            return state.frames
+            let count = state.frames.prefix { shouldTake($0) }.count
+            defer { state.frames.removeFirst(count) }
+            return Array(state.frames.prefix(count))
         }
         for _ in taken { room.signal() }
         return taken
+    }
+
+    /// Every queued frame.
+    public func takeFrames() -> [VideoFrame] { takeFrames { _ in true } }
+
+    /// The time of the first queued frame, if any.
+    public var nextFrameTime: Double? { state.withLock { $0.frames.first?.time } }
+
+    /// Waits until the frames queued reach past `time` (the last one ends after it), the
+    /// queue is full or decoding is over, at most `seconds` for each frame; `end` is where the
+    /// frame shown ends, for an empty queue. The player on a virtual clock (a test, a
+    /// recording) calls it so every frame due shows, whatever the decoding thread's speed.
+    public func waitForFrames(through time: Double, after end: Double, seconds: Double) {
+        while true {
+            wakeup.reset()
+            let waiting = state.withLock { state -> Bool in
+                let frontier = state.frames.last.map { $0.time + $0.duration } ?? end
+                return frontier <= time && state.frames.count < Self.queueLength && !state.ended && state.failure == nil
+            }
+            guard waiting, wakeup.wait(seconds: seconds) else { return }
+        }
+    }
+
+    /// Plays from `position` seconds into the clip: what is queued is dropped, and the next
+    /// frame is the one at the position, at that time on a timeline that starts there.
+    public func seek(to position: Double) {
+        let (dropped, wasEnded) = state.withLock { state -> (Int, Bool) in
+            state.pendingSeek = max(0, position)
+            defer { state.frames.removeAll(keepingCapacity: true); state.ended = false }
+            return (state.frames.count, state.ended)
+        }
+        for _ in 0..<dropped { room.signal() }
+        if wasEnded { nudge.signal() }
+    }
+
+    /// Whether the decoder starts again from the start when the stream ends.
+    public var loops: Bool {
+        get { state.withLock { $0.loops } }
+        set {
+            let wasEnded = state.withLock { state -> Bool in
+                state.loops = newValue
+                defer { if newValue { state.ended = false } }
+                return newValue && state.ended
+            }
+            if wasEnded { nudge.signal() }
+        }
     }
 
     /// Whether the stream has ended (every frame decoded; the last ones may still be queued).
@@ -117,39 +192,77 @@ public final class VideoDecoder: @unchecked Sendable {
     /// What stopped decoding, when GStreamer reported an error.
     public var failure: String? { state.withLock { $0.failure } }
 
+    /// Frames decoded so far.
+    public var framesDecoded: Int { state.withLock { $0.decoded } }
+
+    /// The GStreamer element decoding the video (`avdec_h264`, `vp9dec`, `v4l2h264dec`,
+    /// `vah264dec`…), once the first frame is out; never a secret.
+    public var decoderName: String? { state.withLock { $0.decoderName } }
+
     /// The decoding thread: a frame at a time while there is room for it.
     fileprivate func pull() {
         defer { finished.signal() }
         while true {
             room.wait()
-            if state.withLock({ $0.stopping }) { return }
+            let (stopping, seek) = state.withLock { ($0.stopping, $0.pendingSeek) }
+            if stopping { return }
+            if let seek { performSeek(to: seek) }
             guard let sample = lamina_gst_app_sink_try_pull_sample(sink, 100_000_000) else {
                 room.signal()
                 if let error = Self.popError(pipeline) {
                     finish(failure: "\(source): \(error)")
                     return
                 }
-                if lamina_gst_app_sink_is_eos(sink) != 0 || state.withLock({ $0.stopping }) {
+                if lamina_gst_app_sink_is_eos(sink) != 0 && state.withLock({ $0.pendingSeek == nil }) {
+                    if loops && loopBack() { continue }
                     finish(failure: nil)
-                    return
+                    if !waitWhileEnded() { return }
+                    continue
                 }
+                if state.withLock({ $0.stopping }) { return }
                 continue
             }
-            let frame = Self.frame(from: sample) { pts in
-                state.withLock { state in
-                    let origin = state.origin ?? pts
-                    state.origin = origin
-                    return pts >= origin ? Double(pts - origin) / 1e9 : -Double(origin - pts) / 1e9
-                }
-            }
+            let queued = queue(sample)
             lamina_gst_sample_unref(sample)
-            guard let frame else {
+            guard queued else {
                 finish(failure: "\(source): a decoded frame could not be read")
                 return
             }
-            state.withLock { $0.frames.append(frame) }
             wakeup.signal()
         }
+    }
+
+    /// Makes the seek asked for: frames after it start a timeline at its position.
+    private func performSeek(to position: Double) {
+        let accepted = lamina_gst_seek(pipeline, UInt64(position * 1e9), 1) == 1
+        state.withLock { state in
+            state.pendingSeek = nil
+            state.pass = 0
+            state.passStart = 0
+            state.lastTime = nil
+            if !accepted { state.failure = "\(source): GStreamer refused to seek to \(position) s" }
+        }
+    }
+
+    /// The stream ended and the decoder loops: back to the start, the next pass placed right
+    /// after the last frame. False when GStreamer refuses the seek.
+    private func loopBack() -> Bool {
+        guard lamina_gst_seek(pipeline, 0, 0) == 1 else { return false }
+        state.withLock { state in
+            state.passStart = (state.lastTime ?? state.passStart) + state.lastDuration
+            state.pass += 1
+        }
+        return true
+    }
+
+    /// After the end, sleeps (holding no place in the queue) until a seek, looping turned on
+    /// or the stop; true to go on decoding.
+    private func waitWhileEnded() -> Bool {
+        nudge.wait()
+        let (stopping, seek) = state.withLock { ($0.stopping, $0.pendingSeek) }
+        if stopping { return false }
+        if seek == nil && !loopBack() { finish(failure: nil) }
+        return true
     }
 
     /// Decoding is over: the stream ended (`failure` nil) or GStreamer failed.
@@ -160,23 +273,50 @@ public final class VideoDecoder: @unchecked Sendable {
         wakeup.signal()
     }
 
-    /// A NUL-terminated message from the C side.
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// A sample's pixels copied into a buffer of their own, alpha made opaque, shown at
-    /// `time(pts)` seconds.
-    private static func frame(from sample: UnsafeMutableRawPointer, time: (UInt64) -> Double) -> VideoFrame? {
-        var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0
-        guard lamina_gst_sample_describe(sample, &width, &height, &stride, &pts) == 0 else { return nil }
+    /// A sample's pixels copied into a frame of their own, alpha made opaque, and queued.
+    private func queue(_ sample: UnsafeMutableRawPointer) -> Bool {
+        var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0, duration: UInt64 = 0
+        guard lamina_gst_sample_describe(sample, &width, &height, &stride, &pts, &duration) == 0 else { return false }
         let image = PixelBuffer(width: Int(width), height: Int(height))
         let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
             lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
         }
-        guard copied == 0 else { return nil }
+        guard copied == 0 else { return false }
         for i in 0..<image.pixels.count { image.pixels[i] |= 0xFF00_0000 }   // BGRx leaves its x byte unset
-        return VideoFrame(time: pts == .max ? 0 : time(pts), image: image)
+        var name: String?
+        if state.withLock({ $0.decoderName == nil }) {
+            var buffer = [CChar](repeating: 0, count: 128)
+            if lamina_gst_video_decoder_name(pipeline, &buffer, buffer.count) == 1 { name = Self.text(buffer) }
+        }
+        state.withLock { state in
+            if state.pendingSeek != nil { room.signal(); return }   // decoded before a seek asked for now
+            let origin = state.origin ?? (pts == .max ? 0 : pts)
+            state.origin = origin
+            let position = pts == .max ? (state.lastTime.map { $0 + state.lastDuration - state.passStart } ?? 0)
+                : (pts >= origin ? Double(pts - origin) / 1e9 : -Double(origin - pts) / 1e9)
+            let time = state.passStart + position
+            // A frame at the time of the one before replaces it while it waits: after an
+            // accurate seek the decoder clips the frame straddling the position to start there
+            // (WebM's millisecond times make frame 14 of 30 per second end at 0.5003 s), so
+            // it and the frame at the position have one time, and the later is the one meant.
+            if let last = state.frames.last, abs(last.time - time) < 1e-9 {
+                state.frames.removeLast()
+                room.signal()
+            }
+            let length = duration != .max && duration > 0 ? Double(duration) / 1e9
+                : state.lastTime.map { max(1e-3, time - $0) } ?? state.lastDuration
+            state.lastTime = time
+            state.lastDuration = length
+            state.decoded += 1
+            if let name { state.decoderName = name }
+            state.frames.append(VideoFrame(time: time, position: position, duration: length, pass: state.pass, image: image))
+        }
+        return true
+    }
+
+    /// A NUL-terminated message from the C side.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func popError(_ pipeline: UnsafeMutableRawPointer) -> String? {

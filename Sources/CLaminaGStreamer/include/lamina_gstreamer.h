@@ -33,10 +33,11 @@ void *lamina_gst_app_sink_try_pull_sample(void *sink, uint64_t timeout_ns);
 /// Whether the sink has reached the end of the stream.
 int lamina_gst_app_sink_is_eos(void *sink);
 
-/// A decoded frame's size (from its caps), its row stride in bytes and its presentation time
-/// in nanoseconds (UINT64_MAX when it has none). 0 on success, -1 when the sample has no
-/// buffer or caps without a size.
-int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride, uint64_t *pts_ns);
+/// A decoded frame's size (from its caps), its row stride in bytes, its presentation time and
+/// its duration in nanoseconds (UINT64_MAX when it has none). 0 on success, -1 when the sample
+/// has no buffer or caps without a size.
+int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, int32_t *stride,
+                               uint64_t *pts_ns, uint64_t *duration_ns);
 
 /// Copies `height` rows of `row_bytes` bytes from the sample's buffer (rows `stride` apart)
 /// into `destination` (rows `destination_stride` apart). 0 on success, -1 when the buffer
@@ -51,8 +52,14 @@ void lamina_gst_sample_unref(void *sample);
 /// `message` (the element that posted it, then GStreamer's description), 0 when there is none.
 int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size);
 
-/// Seeks the pipeline to `position_ns` (flushing, to the nearest key unit before it) at
-/// `rate`. 1 when GStreamer took the seek.
-int lamina_gst_seek(void *pipeline, double rate, uint64_t position_ns);
+/// Seeks the pipeline to `position_ns`, flushing what is queued; `accurate` decodes from the
+/// key frame before it so the first frame out is the one at the position (otherwise the key
+/// frame itself comes first). 1 when GStreamer took the seek.
+int lamina_gst_seek(void *pipeline, uint64_t position_ns, int accurate);
+
+/// The name of the element factory decoding the video in `bin` (its first element whose class
+/// says Decoder and Video, searched through nested bins, such as `avdec_h264`, `vp9dec`,
+/// `v4l2h264dec` or `vah264dec`): 1 with the name in `name`, 0 when there is none yet.
+int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size);
 
 #endif

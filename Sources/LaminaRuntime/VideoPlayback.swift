@@ -1,0 +1,79 @@
+/// A video playing in the scene as the control socket and `stats` see it: LaminaVideo's
+/// `VideoPlayer` registers itself with the runtime (``SceneContext/register(_:)``), so the
+/// runtime reports and drives videos without knowing their decoder.
+public protocol VideoPlayback: AnyObject {
+    /// What the control socket calls it (a scene file's layer name); nil when unnamed.
+    var name: String? { get }
+    /// Its state and counters now.
+    var report: VideoReport { get }
+    /// Starts or goes on playing.
+    func play()
+    /// Holds the frame shown.
+    func pause()
+    /// Moves to `seconds` into the clip.
+    func seek(to seconds: Double)
+    /// How fast it plays (1 its own speed).
+    var rate: Double { get set }
+    /// Whether it starts again at its end.
+    var loops: Bool { get set }
+}
+
+/// One video's line in `stats`: who decodes it and what became of its frames. The decoder in
+/// use is never a secret.
+public struct VideoReport: Codable, Sendable, Equatable {
+    /// Its name (a scene file's layer name), when it has one.
+    public var name: String?
+    /// The clip, as written.
+    public var source: String
+    /// The GStreamer element decoding it (`avdec_h264`, `vp9dec`, `v4l2h264dec`…), nil
+    /// before the first frame.
+    public var decoder: String?
+    /// Whether it is playing.
+    public var playing: Bool
+    /// Where it is in the clip, in seconds.
+    public var position: Double
+    /// Frames decoded, shown, dropped (decoded but their vblank passed) and late (display
+    /// frames at which the frame due was not decoded yet).
+    public var decoded: Int
+    /// Frames shown.
+    public var shown: Int
+    /// Frames decoded but never shown.
+    public var dropped: Int
+    /// Display frames that waited for the decoder.
+    public var late: Int
+
+    /// A report from its parts.
+    public init(name: String?, source: String, decoder: String?, playing: Bool, position: Double,
+                decoded: Int, shown: Int, dropped: Int, late: Int) {
+        self.name = name
+        self.source = source
+        self.decoder = decoder
+        self.playing = playing
+        self.position = position
+        self.decoded = decoded
+        self.shown = shown
+        self.dropped = dropped
+        self.late = late
+    }
+}
+
+/// The videos of the running scene, held weakly: a player gone from the scene drops out.
+package final class VideoRegistry {
+    private struct Entry { weak var video: (any VideoPlayback)? }
+    private var entries: [Entry] = []
+
+    package init() {}
+
+    /// Adds `video` (entries of players already gone are dropped first, so the list holds
+    /// only live players).
+    package func add(_ video: any VideoPlayback) {
+        entries.removeAll { $0.video == nil }
+        entries.append(Entry(video: video))
+    }
+
+    /// The live videos, in the order they were made.
+    package var all: [any VideoPlayback] { entries.compactMap(\.video) }
+
+    /// The live video named `name`.
+    package func named(_ name: String) -> (any VideoPlayback)? { all.first { $0.name == name } }
+}

@@ -1,0 +1,47 @@
+import LaminaVideo
+
+extension FileScene {
+    /// Gives a `video` layer its player: the clip opened and decoding at once, looping and at
+    /// the rate the file says, playing unless `playing: false`. Its events (`ready`, `ended`,
+    /// `failed`) are published as `video` events naming the layer and the `action`. A clip GStreamer cannot
+    /// open is logged and published, and the layer shows its background: the scene runs on.
+    func attachPlayer(to layer: VideoLayer, _ spec: LayerSpec) -> VideoPlayer? {
+        var source: VideoSource?, loops = false, autoplay = true, rate = 1.0
+        for entry in spec.setup {
+            switch entry {
+            case .videoSource(let s): source = s
+            case .loops(let l): loops = l
+            case .autoplay(let a): autoplay = a
+            case .playbackRate(let r): rate = r
+            default: break
+            }
+        }
+        guard let source else { return nil }
+        let name = spec.name ?? ""
+        let publish: (String, String?) -> Void = { [weak self] event, reason in
+            var fields: [String: ControlValue] = ["layer": .string(name), "action": .string(event)]
+            if let reason { fields["reason"] = .string(reason) }
+            self?.context.publish("video", fields)
+        }
+        let player: VideoPlayer
+        do {
+            player = try VideoPlayer(source: source, context: context, loops: loops)
+        } catch {
+            context.logger.error("\(spec.elementPath): \(error)")
+            publish("failed", error.description)
+            return nil
+        }
+        player.name = spec.name
+        player.rate = rate
+        player.onEvent = { event in
+            switch event {
+            case .ready: publish("ready", nil)
+            case .ended: publish("ended", nil)
+            case .failed(let reason): publish("failed", reason)
+            }
+        }
+        layer.player = player
+        if autoplay { player.play() }
+        return player
+    }
+}

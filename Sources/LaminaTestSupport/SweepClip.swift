@@ -1,0 +1,47 @@
+import Foundation
+import LaminaPixels
+
+/// A video clip whose every frame is known, made by GStreamer's own tools in the test:
+/// `videotestsrc`'s 75 % SMPTE bars, 320×240 at 30 frames a second, moving left ``step``
+/// pixels a frame, so frame k shows the white-to-yellow edge of the top bars at
+/// x = (46 − step·k) mod 320 (46 in frame 0, where the second of seven bars starts).
+public enum SweepClip {
+    public static let width = 320, height = 240, frames = 30, step = 8
+
+    /// The clip written in `folder` as `name`, encoded by `encoder` (`gst-launch-1.0`'s
+    /// words) and muxed by `muxer`: VP9 in WebM unless told.
+    public static func make(in folder: String = NSTemporaryDirectory(), name: String? = nil,
+                            encoder: String = "vp9enc deadline=1 min-quantizer=4 max-quantizer=20",
+                            muxer: String = "webmmux") throws -> String {
+        let path = folder + "/" + (name ?? "lamina-sweep-\(UUID().uuidString.prefix(8)).webm")
+        let arguments = ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "horizontal-speed=\(step)", "!",
+                         "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!"]
+            + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"]
+        let result = try ChildProcess("/usr/bin/gst-launch-1.0", arguments).finish()
+        guard result.status == 0, FileManager.default.fileExists(atPath: path) else {
+            throw SweepClipError(reason: "gst-launch-1.0 made no clip (\(result.status)): \(result.stderr.prefix(300))")
+        }
+        return path
+    }
+
+    /// Which frame `screen` shows with the clip drawn at its own size from (`x`, `y`): from
+    /// where the top bars' white-to-yellow edge is (blue falls from 191 to 0 under red 191);
+    /// nil when there is no such edge (a black or a foreign picture).
+    public static func frameShown(_ screen: PixelBuffer, x originX: Int = 0, y originY: Int = 0) -> Int? {
+        let y = originY + height / 3
+        func channel(_ x: Int, _ shift: UInt32) -> Int { Int(screen[originX + x, y] >> shift & 0xFF) }
+        func white(_ x: Int) -> Bool { channel(x, 0) > 120 && channel(x, 16) > 150 }
+        func yellow(_ x: Int) -> Bool { channel(x, 0) < 60 && channel(x, 16) > 150 && channel(x, 8) > 150 }
+        for x in 0..<width where white(x) && yellow((x + 3) % width) && white((x + width - 3) % width) {
+            let shift = (46 - (x + 2) + 10 * width) % width
+            return (shift + step / 2) / step % (width / step)
+        }
+        return nil
+    }
+}
+
+/// The clip could not be made.
+public struct SweepClipError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}

@@ -1,0 +1,208 @@
+import LaminaDisplay
+import LaminaRuntime
+
+/// Plays a video (`AVPlayer`): decodes it with a ``VideoDecoder`` and, at each frame of the
+/// display, shows in its ``VideoLayer`` the decoded frame whose time is nearest that frame's
+/// vblank. Playing keeps a display link running; paused or ended, the daemon sleeps.
+///
+/// The playhead advances with the display link's target times times ``rate``, so frames are
+/// paced by the flips, not by GStreamer's clock. On a virtual clock (tests, recordings) the
+/// player waits for each frame it needs, so every frame shows, deterministically. Videos are
+/// silent: Lamina shows pictures, and a kiosk that wants sound plays it with a program of
+/// its own.
+public final class VideoPlayer: VideoPlayback {
+    /// What happened to the video, for ``onEvent``.
+    public enum Event: Equatable, Sendable {
+        /// The first frame is decoded and shown.
+        case ready
+        /// The last frame has been shown (never for a player that loops).
+        case ended
+        /// GStreamer could not open or decode the video: why.
+        case failed(String)
+    }
+
+    /// Frames counted while playing, and who decodes them: never a secret.
+    public struct Statistics: Equatable, Sendable {
+        /// The GStreamer element decoding (`avdec_h264`, `vp9dec`, `v4l2h264dec`…), nil
+        /// before the first frame.
+        public var decoder: String?
+        /// Frames the decoder has produced.
+        public var decoded = 0
+        /// Frames shown on screen.
+        public var shown = 0
+        /// Frames decoded but never shown: their vblank passed while a later frame was due.
+        public var dropped = 0
+        /// Display frames at which the frame due was not decoded yet (the previous one stayed).
+        public var late = 0
+    }
+
+    /// The fastest rate a video plays at.
+    public static let maximumRate = 8.0
+
+    /// The video.
+    public let source: VideoSource
+    /// What the control socket and `stats` call it (a scene file's layer name).
+    public var name: String?
+    /// What the player has counted.
+    public private(set) var statistics = Statistics()
+    /// Called on the loop when the video is ready, has ended or failed.
+    public var onEvent: ((Event) -> Void)?
+    /// The layer showing the frames (set by ``VideoLayer/player``).
+    weak var output: VideoLayer?
+
+    private let context: SceneContext
+    private var decoder: VideoDecoder?
+    private var link: DisplayLink?
+    /// The timeline time (see ``VideoFrame/time``) shown at the clock time `anchorClock`;
+    /// nil until the first frame after play, a seek or a rate change fixes it.
+    private var anchor: (clock: Double, timeline: Double)?
+    /// The playhead on the decoder's timeline when paused (or before the first frame).
+    private var timeline = 0.0
+    private var shown: VideoFrame?
+    /// A seek's position until its frame shows: frames before it (decoded from the key frame
+    /// before the position) are passed over, not dropped.
+    private var seekFloor: Double?
+    private var sentReady = false
+    private var sentEnd = false
+    private var reportedFailure = false
+
+    /// A player for `source` that starts decoding at once (so its first frame is ready when
+    /// ``play()`` is called), paused. Throws when GStreamer cannot be loaded or the source
+    /// cannot be opened; errors found later arrive as ``Event/failed(_:)``.
+    public init(source: VideoSource, context: SceneContext, loops: Bool = false) throws(VideoError) {
+        self.source = source
+        self.context = context
+        decoder = try VideoDecoder(source: source, loops: loops)
+        context.logger.info("video \(source): decoding with GStreamer")
+        context.register(self)
+    }
+
+    deinit { link?.invalidate() }
+
+    /// Whether the video starts again from the start each time it ends, without a gap.
+    public var loops: Bool {
+        get { decoder?.loops ?? false }
+        set { decoder?.loops = newValue }
+    }
+
+    /// Whether it is playing (the playhead moves).
+    public private(set) var isPlaying = false
+
+    /// How fast it plays: 1 is its own speed, 0…``maximumRate`` (0 holds the frame, as a
+    /// pause does). Values outside are clamped; not a number is 1.
+    public var rate = 1.0 {
+        didSet {
+            rate = rate.isNaN ? 1 : min(max(rate, 0), Self.maximumRate)
+            if let anchor, let now = link.map({ $0.targetTimestamp }) {
+                timeline = anchor.timeline + (now - anchor.clock) * oldValue
+                self.anchor = (now, timeline)
+            }
+        }
+    }
+
+    /// Its state and counters, as `stats` reports them.
+    public var report: VideoReport {
+        VideoReport(name: name, source: source.text, decoder: statistics.decoder, playing: isPlaying, position: currentTime,
+                    decoded: statistics.decoded, shown: statistics.shown, dropped: statistics.dropped, late: statistics.late)
+    }
+
+    /// Where the playhead is in the clip, in seconds (the frame shown's place in it).
+    public var currentTime: Double { shown?.position ?? 0 }
+
+    /// Starts (or goes on) playing from the playhead.
+    public func play() {
+        guard !isPlaying else { return }
+        isPlaying = true
+        sentEnd = false
+        anchor = nil
+        if let link { link.isPaused = false } else {
+            link = context.addDisplayLink { [weak self] link in self?.tick(link) }
+        }
+    }
+
+    /// Holds the frame shown; ``play()`` goes on from it.
+    public func pause() {
+        guard isPlaying else { return }
+        isPlaying = false
+        if let anchor, let now = link?.targetTimestamp { timeline = anchor.timeline + (now - anchor.clock) * rate }
+        anchor = nil
+        link?.isPaused = true
+    }
+
+    /// Moves the playhead to `seconds` into the clip (clamped at 0); the frame there shows
+    /// next, and playing goes on from it if it was playing.
+    public func seek(to seconds: Double) {
+        let position = seconds.isFinite ? max(0, seconds) : 0
+        decoder?.seek(to: position)
+        timeline = position
+        seekFloor = position
+        anchor = nil
+        sentEnd = false
+        shown = shown.map { VideoFrame(time: -1, position: $0.position, duration: 0, pass: 0, image: $0.image) }
+        if !isPlaying {
+            // Paused: show the frame at the position once it is decoded.
+            if let link { link.isPaused = false } else {
+                link = context.addDisplayLink { [weak self] link in self?.tick(link) }
+            }
+        }
+    }
+
+    /// One display frame: move the playhead to the link's target time and show the frame due.
+    private func tick(_ link: DisplayLink) {
+        guard let decoder else { link.isPaused = true; return }
+        let now = link.targetTimestamp
+        var playhead = timeline
+        if isPlaying {
+            if let anchor { playhead = anchor.timeline + (now - anchor.clock) * rate } else { anchor = (now, timeline) }
+        }
+        // The frame due is the last whose time is nearest the vblank's playhead: before the
+        // half-vblank after it (a tie goes to the earlier frame).
+        let due = playhead + link.duration * max(rate, 1e-9) / 2 - 1e-6
+        if context.clockIsVirtual {
+            decoder.waitForFrames(through: due, after: shown.map { $0.time + $0.duration } ?? -.infinity, seconds: 30)
+        }
+        let taken = decoder.takeFrames { $0.time <= due }
+        if let frame = taken.last {
+            statistics.dropped += taken.dropLast().filter { $0.time >= (seekFloor ?? -.infinity) - 1e-6 }.count
+            seekFloor = nil
+            statistics.shown += 1
+            shown = frame
+            output?.show(frame.image)
+            if !sentReady {
+                sentReady = true
+                if let name = decoder.decoderName { context.logger.info("video \(source): decoded by \(name)") }
+                onEvent?(.ready)
+            }
+        } else if isPlaying, let shown, shown.time + shown.duration < playhead - link.duration / 2,
+                  decoder.nextFrameTime == nil, !decoder.isEnded {
+            statistics.late += 1
+        }
+        statistics.decoded = decoder.framesDecoded
+        statistics.decoder = decoder.decoderName
+        if let failure = decoder.failure, !reportedFailure {
+            reportedFailure = true
+            context.logger.error("video \(source): \(failure)")
+            onEvent?(.failed(failure))
+            stop(link)
+            return
+        }
+        if !isPlaying {
+            // A paused player ticks only to show a seek's frame.
+            if !taken.isEmpty || decoder.isEnded { timeline = shown?.time ?? timeline; link.isPaused = true }
+            return
+        }
+        if decoder.isEnded, decoder.nextFrameTime == nil, (shown?.time ?? 0) + (shown?.duration ?? 0) <= due, !sentEnd {
+            sentEnd = true
+            stop(link)
+            onEvent?(.ended)
+        }
+    }
+
+    /// Playing is over (ended or failed): the link pauses and the playhead stays.
+    private func stop(_ link: DisplayLink) {
+        isPlaying = false
+        timeline = shown?.time ?? timeline
+        anchor = nil
+        link.isPaused = true
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Lamina
+@testable import LaminaControl
+@testable import LaminaRuntime
+import LaminaTestSupport
+import Testing
+
+/// Scene files' `video` layers (issue 32): the clip checked where the file names it, played
+/// on the dummy display frame by frame on the virtual clock, driven and reported through the
+/// control socket.
+@Suite("Scene files: video layers", .serialized)
+struct SceneFileVideoTests {
+    /// The first video's report in a `stats` reply.
+    static func firstVideo(_ stats: [String: ControlValue]?) -> [String: ControlValue]? {
+        guard case .array(let videos)? = stats?["videos"] else { return nil }
+        return videos.first?.object
+    }
+
+    @Test("a video layer names a clip in the scene's folder or a streaming URL; every mistake is one line naming the field")
+    func mistakes() throws {
+        let cases: [(String, String)] = [
+            ("{kind: video, bounds: [0, 0, 320, 240]}", "a video layer names its clip"),
+            ("{kind: video, source: missing.webm}", "layers[0].source: 'missing.webm' does not exist"),
+            ("{kind: video, source: ../outside.webm}", "does not exist"),
+            ("{kind: video, source: /etc/passwd}", "a video is named by a path relative to the scene file's folder"),
+            ("{kind: video, source: 'ftp://host/a.mp4'}", "does not exist"),
+            ("{kind: video, source: 'rtsp://camera/stream', rate: 9}", "layers[0].rate"),
+            ("{kind: video, source: 'rtsp://camera/stream', loop: maybe}", "layers[0].loop"),
+            ("{kind: video, source: 'https://signage.example/a b.mp4', contents: x.png}", "a video layer has no property 'contents'"),
+        ]
+        for (layer, expected) in cases {
+            let error = SceneFileFixture.error("lamina: 1\nlayers:\n  - \(layer)\n") ?? "(accepted)"
+            #expect(error.contains(expected), "\(layer): \(error)")
+        }
+        let five = (0..<5).map { _ in "  - {kind: video, source: 'rtsp://camera/stream'}" }.joined(separator: "\n")
+        #expect(SceneFileFixture.error("lamina: 1\nlayers:\n\(five)\n")?.contains("more than 4 video layers") == true)
+        let row = """
+            lamina: 1
+            bindings:
+              items: {list: [{a: "1"}]}
+            templates:
+              line:
+                parameters: {a: x}
+                layer: {kind: video, source: 'rtsp://camera/stream'}
+            layers:
+              - {kind: list, items: $items, row: line, bounds: [0, 0, 300, 300]}
+            """
+        #expect(SceneFileFixture.error(row)?.contains("a list's row holds plain layers, not a video") == true)
+    }
+
+    @Test("a scene file's video plays every frame; `lamina ctl video` plays, seeks and loops it; subscribers hear ready and ended; stats names the decoder")
+    func playsAndIsDriven() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try SweepClip.make(in: folder, name: "sweep.webm")
+        let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        let document = try SceneFileFixture.compile("""
+            lamina: 1
+            layers:
+              - {name: promo, kind: video, source: sweep.webm, playing: false, contentsGravity: topLeft,
+                 bounds: [0, 0, 320, 240], position: [160, 120], backgroundColor: "#000000"}
+              - {name: caption, bounds: [0, 0, 80, 40], position: [360, 280], backgroundColor: "#336699"}
+            """, in: folder)
+        try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
+        try runtime.openControlSocket(path: folder + "/control")
+        defer { runtime.closeControlSocket() }
+        let client = try ControlSocketTests.Client(path: folder + "/control")
+        var events: [[String: ControlValue]] = []
+        func ask(_ request: String) -> [String: ControlValue] {
+            client.send(request + "\n")
+            runtime.run(exitAfter: rig.display.frameDuration, untilSettled: false)
+            let lines = client.lines().compactMap(\.object)
+            events += lines.filter { $0["event"] != nil }
+            return lines.last { $0["event"] == nil } ?? [:]
+        }
+        #expect(ask(#"{"command": "subscribe", "events": ["video"]}"#)["ok"] == .bool(true))
+        #expect(runtime.run(untilSettled: true) == .settled, "playing: false waits for a play")
+        #expect(ask(#"{"command": "video", "layer": "nobody", "action": "play"}"#)["error"]?.string == "no video layer is named 'nobody' (videos: promo)")
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "seek", "value": -1}"#)["error"]?.string?.hasPrefix("seek needs `value`") == true)
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "rate", "value": 9}"#)["error"]?.string == "rate needs `value`, a number from 0 to 8")
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "fly"}"#)["error"]?.string?.hasPrefix("video needs `action`") == true)
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "play"}"#)["ok"] == .bool(true))
+        #expect(runtime.run(untilSettled: true) == .settled, "an ended video lets the daemon sleep")
+        #expect(SweepClip.frameShown(rig.display.readFront()) == SweepClip.frames - 1, "the last frame stays")
+        events += client.lines().compactMap(\.object)
+        #expect(events.allSatisfy { $0["event"] == .string("video") })
+        #expect(events.map { $0["layer"] } == [.string("promo"), .string("promo")])
+        #expect(events.map { $0["action"] } == [.string("ready"), .string("ended")])
+        let stats = ask(#"{"command": "stats"}"#)["stats"]?.object
+        let video = Self.firstVideo(stats)
+        #expect(video?["name"] == .string("promo") && video?["shown"] == .number(Double(SweepClip.frames)))
+        #expect(video?["dropped"] == .number(0) && video?["late"] == .number(0))
+        #expect(video?["decoder"]?.string?.isEmpty == false, "the decoder is named: \(String(describing: video?["decoder"]))")
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "seek", "value": 0.5}"#)["ok"] == .bool(true))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(SweepClip.frameShown(rig.display.readFront()) == 15, "the frame at 0.5 s")
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "loop", "value": true}"#)["video"]?.object?["playing"] == .bool(false))
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "play"}"#)["video"]?.object?["playing"] == .bool(true))
+        runtime.run(exitAfter: 2, untilSettled: false)             // 0.5 s to the end, then more than a pass
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "pause"}"#)["video"]?.object?["playing"] == .bool(false))
+        #expect(runtime.run(untilSettled: true) == .settled)
+        #expect(SweepClip.frameShown(rig.display.readFront()) != nil, "a frame of the clip, not black")
+        events += client.lines().compactMap(\.object)
+        #expect(events.count == 2, "a looping video never ends: \(events)")
+        let after = Self.firstVideo(ask(#"{"command": "stats"}"#)["stats"]?.object)
+        #expect((after?["shown"]?.number ?? 0) >= Double(SweepClip.frames + 60), "two more seconds shown across the loop")
+        #expect(after?["dropped"] == .number(0) && after?["late"] == .number(0), "\(String(describing: after))")
+        #expect(rig.display.readFront()[360, 280] == 0xFF33_6699, "the UI beside the video is drawn")
+    }
+}
