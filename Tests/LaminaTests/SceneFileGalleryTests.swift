@@ -31,6 +31,13 @@ struct SceneFileGalleryTests {
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
+    @Test("signage.yaml's contact sheet is its Swift twin's golden, pixel for pixel (checked by eye: the ball's clip loops under the lower third, the ticker crosses)")
+    func signageSheet() throws {
+        let mismatch = try Golden.compare(try sheet("signage.yaml"),
+                                          to: GalleryTests.repository + "/Tests/LaminaTests/Golden/gallery/signage.png")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
     @Test("spinner.yaml's contact sheet matches its golden (checked by eye: the stacks ripple, then a pan stands them up)")
     func spinnerSheet() throws {
         let mismatch = try Golden.compare(try sheet("spinner.yaml"),
