@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct { uint32_t domain; int code; char *message; } GError;
@@ -23,11 +24,16 @@ typedef struct {
     void *user_data[4]; void *reserved[4];
 } GstMapInfo;
 
+/// GList: a doubly linked list node.
+typedef struct GList { void *data; struct GList *next, *prev; } GList;
+
 /// GValue: a type and two words of data.
 typedef struct { size_t type; uint64_t data[2]; } GValue;
 
 enum { MAP_READ = 1, MESSAGE_ERROR = 1 << 1, FORMAT_TIME = 3, SEEK_FLAG_FLUSH = 1, SEEK_FLAG_ACCURATE = 2,
-       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1, ITERATOR_OK = 1 };
+       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1, ITERATOR_OK = 1, RANK_MARGINAL = 64 };
+/// GstElementFactoryListType's decoder and video-media bits.
+static const uint64_t FACTORY_TYPE_DECODER = 1ull << 0, FACTORY_TYPE_MEDIA_VIDEO = 1ull << 49;
 
 static struct {
     int (*init_check)(int *, char ***, GError **);
@@ -56,6 +62,9 @@ static struct {
     void *(*element_get_factory)(void *);
     const char *(*factory_get_metadata)(void *, const char *);
     char *(*object_get_name)(void *);
+    void *(*factory_list_get_elements)(uint64_t, int);
+    void (*feature_list_free)(void *);
+    unsigned (*feature_get_rank)(void *);
     void (*error_free)(GError *);
     void (*free)(void *);
 } gst;
@@ -106,6 +115,9 @@ static void load(void) {
     *(void **)&gst.element_get_factory = symbol(core, "gst_element_get_factory");
     *(void **)&gst.factory_get_metadata = symbol(core, "gst_element_factory_get_metadata");
     *(void **)&gst.object_get_name = symbol(core, "gst_object_get_name");
+    *(void **)&gst.factory_list_get_elements = symbol(core, "gst_element_factory_list_get_elements");
+    *(void **)&gst.feature_list_free = symbol(core, "gst_plugin_feature_list_free");
+    *(void **)&gst.feature_get_rank = symbol(core, "gst_plugin_feature_get_rank");
     *(void **)&gst.error_free = symbol(glib, "g_error_free");
     *(void **)&gst.value_unset = symbol(gobject, "g_value_unset");
     *(void **)&gst.value_get_object = symbol(gobject, "g_value_get_object");
@@ -223,4 +235,38 @@ int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size) {
     }
     gst.iterator_free(iterator);
     return found;
+}
+
+typedef struct { unsigned rank; int index; void *factory; } RankedFactory;
+
+/// Higher rank first; among equal ranks the registry's order (by name).
+static int higher_rank_first(const void *a, const void *b) {
+    const RankedFactory *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? 1 : -1;
+    return x->index - y->index;
+}
+
+int lamina_gst_video_decoders(char *out, size_t out_size) {
+    enum { MOST = 512 };
+    RankedFactory ranked[MOST];
+    GList *factories = gst.factory_list_get_elements(FACTORY_TYPE_DECODER | FACTORY_TYPE_MEDIA_VIDEO, RANK_MARGINAL);
+    int count = 0;
+    for (GList *item = factories; item && count < MOST; item = item->next) {
+        const char *klass = gst.factory_get_metadata(item->data, "klass");
+        if (!klass || !strstr(klass, "Decoder") || !strstr(klass, "Video")) continue;   // as the decoder in a pipeline is found
+        ranked[count] = (RankedFactory){ gst.feature_get_rank(item->data), count, item->data };
+        count++;
+    }
+    qsort(ranked, (size_t)count, sizeof ranked[0], higher_rank_first);
+    size_t used = 0;
+    if (out_size) out[0] = 0;
+    for (int i = 0; i < count && used + 1 < out_size; i++) {
+        const char *klass = gst.factory_get_metadata(ranked[i].factory, "klass");
+        char *name = gst.object_get_name(ranked[i].factory);
+        int written = snprintf(out + used, out_size - used, "%s\t%u\t%s\n", name ? name : "?", ranked[i].rank, klass ? klass : "");
+        if (written > 0) used += (size_t)written < out_size - used ? (size_t)written : out_size - used - 1;
+        gst.free(name);
+    }
+    gst.feature_list_free(factories);
+    return count;
 }

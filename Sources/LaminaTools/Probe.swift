@@ -100,14 +100,36 @@ public struct ProbeReport: Codable, Sendable {
         public var name: String
     }
 
+    /// A video decoder GStreamer offers (what a video layer would be decoded by).
+    public struct VideoDecoder: Codable, Sendable {
+        public var name: String
+        /// `uridecodebin` picks the highest-ranked decoder that takes the stream.
+        public var rank: Int
+        /// Whether it decodes in hardware (its class says `Hardware`: V4L2, VA-API…).
+        public var hardware: Bool
+
+        public init(name: String, rank: Int, hardware: Bool) {
+            self.name = name
+            self.rank = rank
+            self.hardware = hardware
+        }
+    }
+
     public var cards: [Card]
     public var framebuffers: [Framebuffer]
     public var inputDevices: [InputDevice]
+    /// GStreamer's video decoders, highest rank first (empty when GStreamer is missing).
+    public var videoDecoders: [VideoDecoder] = []
+    /// Why GStreamer could not be asked, when it could not.
+    public var videoError: String?
 
-    public init(cards: [Card], framebuffers: [Framebuffer] = [], inputDevices: [InputDevice]) {
+    public init(cards: [Card], framebuffers: [Framebuffer] = [], inputDevices: [InputDevice],
+                videoDecoders: [VideoDecoder] = [], videoError: String? = nil) {
         self.cards = cards
         self.framebuffers = framebuffers
         self.inputDevices = inputDevices
+        self.videoDecoders = videoDecoders
+        self.videoError = videoError
     }
 
     /// The card's resources through the device contract (any backend, the dummy included).
@@ -167,6 +189,18 @@ public struct ProbeReport: Codable, Sendable {
         }
         lines.append(inputDevices.isEmpty ? "no input devices" : "input devices:")
         for d in inputDevices { lines.append("  \(d.path): \(d.name)") }
+        if let videoError {
+            lines.append("video decoders: \(videoError)")
+        } else {
+            // Hardware decoders by name; software ones of primary rank (256, what
+            // `uridecodebin` prefers) in a line; the rest only counted (`--json` lists all).
+            let hardware = videoDecoders.filter(\.hardware), software = videoDecoders.filter { !$0.hardware }
+            let preferred = software.filter { $0.rank >= 256 }
+            lines.append("video decoders (GStreamer): \(hardware.count) in hardware, \(software.count) in software")
+            lines.append("  hardware: " + (hardware.isEmpty ? "none" : hardware.map { "\($0.name) (rank \($0.rank))" }.joined(separator: ", ")))
+            if !preferred.isEmpty { lines.append("  software, primary rank: " + preferred.map(\.name).joined(separator: ", ")) }
+            if software.count > preferred.count { lines.append("  and \(software.count - preferred.count) software decoders of lower rank") }
+        }
         return lines.joined(separator: "\n")
     }
 }

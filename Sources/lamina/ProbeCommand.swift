@@ -9,7 +9,7 @@ import LaminaDisplay
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "List display cards (connectors, modes, CRTCs), framebuffer devices and input devices.",
+        abstract: "List display cards (connectors, modes, CRTCs), framebuffer devices, input devices and GStreamer's video decoders.",
         discussion: "With --backend dummy the dummy display is listed as a card too (what tests and machines without a display use).")
 
     @Flag(name: .long, help: "Print JSON.")
@@ -32,7 +32,14 @@ struct ProbeCommand: ParsableCommand {
             cards.append(ProbeReport.card(path: "dummy", device: DummyKMSDevice(clock: VirtualClock())))
         }
         let framebuffers = ProbeReport.Framebuffer.paths().map { ProbeReport.Framebuffer.probe(path: $0) }
-        let report = ProbeReport(cards: cards, framebuffers: framebuffers, inputDevices: ProbeReport.inputDevices())
+        var decoders: [ProbeReport.VideoDecoder] = [], videoError: String?
+        do {
+            decoders = try VideoDecoderInfo.available().map { ProbeReport.VideoDecoder(name: $0.name, rank: $0.rank, hardware: $0.isHardware) }
+        } catch {
+            videoError = error.description
+        }
+        let report = ProbeReport(cards: cards, framebuffers: framebuffers, inputDevices: ProbeReport.inputDevices(),
+                                 videoDecoders: decoders, videoError: videoError)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

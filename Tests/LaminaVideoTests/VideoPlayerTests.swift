@@ -76,7 +76,11 @@ struct VideoPlayerTests {
         #expect(scene.events == [.ready, .ended])
         #expect(scene.player.statistics.shown == Self.frames && scene.player.statistics.dropped == 0 && scene.player.statistics.late == 0)
         #expect(scene.player.statistics.decoded == Self.frames)
-        #expect(scene.player.statistics.decoder?.isEmpty == false, "the decoder is named")
+        // The decoder named is one `lamina probe` lists, highest rank first.
+        let available = try VideoDecoderInfo.available()
+        #expect(available.contains { $0.name == scene.player.statistics.decoder }, "\(String(describing: scene.player.statistics.decoder))")
+        #expect(zip(available, available.dropFirst()).allSatisfy { $0.rank >= $1.rank })
+        #expect(available.allSatisfy { $0.kind.contains("Decoder") && $0.kind.contains("Video") })
         #expect(runtime.run(untilSettled: true) == .settled, "an ended video lets the daemon sleep")
     }
 

@@ -62,4 +62,9 @@ int lamina_gst_seek(void *pipeline, uint64_t position_ns, int accurate);
 /// `v4l2h264dec` or `vah264dec`): 1 with the name in `name`, 0 when there is none yet.
 int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size);
 
+/// The video decoders GStreamer's registry lists (element factories whose class says Decoder
+/// and Video, rank marginal or above), one a line as `name<TAB>rank<TAB>class`, highest rank
+/// first, written into `out` (cut at `out_size`). Returns how many there are.
+int lamina_gst_video_decoders(char *out, size_t out_size);
+
 #endif
