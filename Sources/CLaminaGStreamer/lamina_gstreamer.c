@@ -173,7 +173,7 @@ int lamina_gst_sample_describe(void *sample, int32_t *width, int32_t *height, in
         !gst.structure_get_int(structure, "height", &h) || w <= 0 || h <= 0 || w > 16384 || h > 16384) return -1;
     *width = w;
     *height = h;
-    *stride = w * 4;       // BGRx, four bytes a pixel: GStreamer's default stride is the row itself
+    *stride = w * 4;       // BGRA, four bytes a pixel: GStreamer's default stride is the row itself
     *pts_ns = buffer->pts;
     *duration_ns = buffer->duration;
     return 0;

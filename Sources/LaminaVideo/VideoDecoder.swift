@@ -18,7 +18,7 @@ public struct VideoFrame: @unchecked Sendable {
     public let duration: Double
     /// Which pass of a loop it belongs to, from 0 at the start or the last seek.
     public let pass: Int
-    /// The pixels, XRGB8888 with an opaque alpha, as the rasterizer draws them.
+    /// The pixels, ARGB8888 with an opaque alpha, as the rasterizer draws them.
     public let image: PixelBuffer
 }
 
@@ -29,13 +29,16 @@ public struct VideoFrame: @unchecked Sendable {
 ///
 /// GStreamer is loaded the first time a decoder is made (`dlopen`), so a daemon that never
 /// plays a video never maps it. `uridecodebin` picks the demuxer and the decoder (hardware
-/// ones where the board has their plugins); `videoconvert` gives BGRx, which is XRGB8888 in
-/// memory. The pipeline runs unsynchronised: the loop, paced by the display's flips, decides
+/// ones where the board has their plugins); `videoconvert` gives BGRA with an opaque alpha,
+/// which is the rasterizer's ARGB8888 in memory, so a frame is one copy away from drawable. The pipeline runs unsynchronised: the loop, paced by the display's flips, decides
 /// when each frame is shown. A looping decoder seeks back to the start the moment the stream
 /// ends, while the last frames are still queued, so the next pass follows without a gap.
 public final class VideoDecoder: @unchecked Sendable {
     /// Decoded frames waiting for the loop, at most.
     public static let queueLength = 4
+    /// The most pixels a frame may have (4096 × 4096, as an image in a scene file: 64 MiB a
+    /// frame); a larger video is a failure, not five frames of gigabytes.
+    public static let maximumFramePixels = 4096 * 4096
 
     /// The source being decoded.
     public let source: VideoSource
@@ -84,7 +87,7 @@ public final class VideoDecoder: @unchecked Sendable {
         guard lamina_gst_load(&message, message.count) == 0 else {
             throw VideoError("GStreamer cannot be loaded: \(Self.text(message))")
         }
-        let description = "uridecodebin uri=\(source.uri) ! videoconvert ! video/x-raw,format=BGRx ! "
+        let description = "uridecodebin uri=\(source.uri) ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=lamina-frames sync=false max-buffers=2 drop=false"
         guard let pipeline = lamina_gst_parse_launch(description, &message, message.count) else {
             throw VideoError("\(source): \(Self.text(message))")
@@ -224,8 +227,8 @@ public final class VideoDecoder: @unchecked Sendable {
             }
             let queued = queue(sample)
             lamina_gst_sample_unref(sample)
-            guard queued else {
-                finish(failure: "\(source): a decoded frame could not be read")
+            if let failure = queued {
+                finish(failure: "\(source): \(failure)")
                 return
             }
             wakeup.signal()
@@ -273,16 +276,22 @@ public final class VideoDecoder: @unchecked Sendable {
         wakeup.signal()
     }
 
-    /// A sample's pixels copied into a frame of their own, alpha made opaque, and queued.
-    private func queue(_ sample: UnsafeMutableRawPointer) -> Bool {
+    /// A sample's pixels copied into a frame of their own (opaque: `videoconvert` gives a
+    /// video without alpha an alpha of 255), and queued.
+    /// Nil when queued, else why the frame cannot be shown.
+    private func queue(_ sample: UnsafeMutableRawPointer) -> String? {
         var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0, duration: UInt64 = 0
-        guard lamina_gst_sample_describe(sample, &width, &height, &stride, &pts, &duration) == 0 else { return false }
+        guard lamina_gst_sample_describe(sample, &width, &height, &stride, &pts, &duration) == 0 else {
+            return "a decoded frame has no size"
+        }
+        guard Int(width) * Int(height) <= Self.maximumFramePixels else {
+            return "its frames are \(width)x\(height), more than the \(Self.maximumFramePixels) pixels a video may have"
+        }
         let image = PixelBuffer(width: Int(width), height: Int(height))
         let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
             lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
         }
-        guard copied == 0 else { return false }
-        for i in 0..<image.pixels.count { image.pixels[i] |= 0xFF00_0000 }   // BGRx leaves its x byte unset
+        guard copied == 0 else { return "a decoded frame could not be read" }
         var name: String?
         if state.withLock({ $0.decoderName == nil }) {
             var buffer = [CChar](repeating: 0, count: 128)
@@ -311,7 +320,7 @@ public final class VideoDecoder: @unchecked Sendable {
             if let name { state.decoderName = name }
             state.frames.append(VideoFrame(time: time, position: position, duration: length, pass: state.pass, image: image))
         }
-        return true
+        return nil
     }
 
     /// A NUL-terminated message from the C side.

@@ -95,6 +95,22 @@ struct VideoDecoderTests {
         #expect(throws: VideoError.self) { _ = try Self.decodeAll(try VideoSource("/nonexistent/lamina/clip.webm")) }
     }
 
+    @Test("frames over 4096 × 4096 pixels are a failure, not gigabytes queued")
+    func oversizedFrames() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-huge-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        process.arguments = ["-q", "videotestsrc", "num-buffers=1", "pattern=black", "!", "video/x-raw,width=4097,height=4096", "!",
+                             "pngenc", "compression-level=1", "!", "filesink", "location=\(path)"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        #expect { _ = try Self.decodeAll(try VideoSource(path)) } throws: { error in
+            "\(error)".contains("its frames are 4097x4096, more than the 16777216 pixels a video may have")
+        }
+    }
+
     @Test("a decoder dropped while frames are still coming stops its thread and frees its pipeline")
     func droppedEarly() throws {
         let path = try Self.clip("vp9enc deadline=1", "webmmux", suffix: "webm")
