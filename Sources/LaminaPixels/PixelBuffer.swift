@@ -16,9 +16,15 @@ public final class PixelBuffer {
     public let stride: Int
     /// The pixels, row-major, `stride · height` of them.
     public let pixels: UnsafeMutableBufferPointer<UInt32>
+    /// Whether every pixel's alpha is 255, as whoever filled the buffer promises (a decoded
+    /// video frame): drawn at its own size on whole pixels at full opacity, such an image is
+    /// copied row by row instead of sampled and blended. False unless set.
+    public var isOpaque = false
 
-    /// A buffer filled with transparent black.
-    public init(width: Int, height: Int, stride: Int? = nil) {
+    /// A buffer filled with transparent black; with `zeroed` false its memory is left as
+    /// allocated, for a caller that writes every pixel before anything reads one (a video
+    /// frame copied whole: 8 MiB a frame at 1080p not cleared first).
+    public init(width: Int, height: Int, stride: Int? = nil, zeroed: Bool = true) {
         precondition(width >= 0 && height >= 0, "a pixel buffer needs a non-negative size")
         let rowPixels = stride ?? width
         precondition(rowPixels >= width, "stride must be at least the width")
@@ -26,7 +32,7 @@ public final class PixelBuffer {
         self.height = height
         self.stride = rowPixels
         pixels = .allocate(capacity: max(rowPixels * height, 1))
-        pixels.initialize(repeating: 0)
+        if zeroed { pixels.initialize(repeating: 0) }
     }
 
     deinit { pixels.deallocate() }

@@ -44,6 +44,7 @@ extension Canvas {
         let inverse = transform.inverted()
         guard image.width > 0, image.height > 0, opacity > 0, transform.determinant != 0,
               [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty].allSatisfy(\.isFinite) else { return }
+        if image.isOpaque, opacity >= 1, clipMask == nil, copyOpaque(image, transform: transform, clip: clip) { return }
         let w = Double(image.width), h = Double(image.height)
         let corners = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)].map(transform.apply(to:))
         var sink = ImageSink(image: image, inverse: inverse, opacity: opacity, filter: filter, target: target, mask: clipMask)
@@ -52,6 +53,26 @@ extension Canvas {
 }
 
 extension Canvas {
+    /// An opaque image at its own size on whole pixels: every covered pixel is the texel
+    /// under it (bilinear sampling at texel centres weighs that texel alone, and the edges on
+    /// whole pixels cover fully), so rows are copied. False when `transform` is anything
+    /// else, for the general path.
+    private func copyOpaque(_ image: PixelBuffer, transform t: AffineTransform, clip: PixelRect?) -> Bool {
+        guard t.a == 1, t.d == 1, t.b == 0, t.c == 0, t.tx == t.tx.rounded(), t.ty == t.ty.rounded(),
+              abs(t.tx) < 1e9, abs(t.ty) < 1e9 else { return false }
+        let x0 = Int(t.tx), y0 = Int(t.ty)
+        var area = PixelRect(x0: x0, y0: y0, x1: x0 + image.width, y1: y0 + image.height)
+            .intersection(clipBounds).intersection(PixelRect(width: target.width, height: target.height))
+        if let clip { area = area.intersection(clip) }
+        guard !area.isEmpty else { return true }
+        let count = area.x1 - area.x0
+        for y in area.y0..<area.y1 {
+            let from = image.pixels.baseAddress! + (y - y0) * image.stride + (area.x0 - x0)
+            (target.pixels.baseAddress! + y * target.stride + area.x0).update(from: from, count: count)
+        }
+        return true
+    }
+
     /// Draws `image` on the plane z = 0 through a 3-D transform with perspective (a
     /// `TransformLayer`'s content): the image rectangle is projected and clipped where w ≤ 0,
     /// and each covered pixel is mapped back through the inverse homography and sampled.

@@ -287,11 +287,12 @@ public final class VideoDecoder: @unchecked Sendable {
         guard Int(width) * Int(height) <= Self.maximumFramePixels else {
             return "its frames are \(width)x\(height), more than the \(Self.maximumFramePixels) pixels a video may have"
         }
-        let image = PixelBuffer(width: Int(width), height: Int(height))
+        let image = PixelBuffer(width: Int(width), height: Int(height), zeroed: false)   // every row is copied in
         let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
             lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
         }
         guard copied == 0 else { return "a decoded frame could not be read" }
+        image.isOpaque = true                       // videoconvert gives a video without alpha an alpha of 255
         var name: String?
         if state.withLock({ $0.decoderName == nil }) {
             var buffer = [CChar](repeating: 0, count: 128)

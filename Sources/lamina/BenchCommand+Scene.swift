@@ -56,6 +56,10 @@ extension BenchCommand {
             print(name.padded(to: 18) + String(cFormat: " %10.4f %7.4f %7.3f", s.median, s.p95, s.max))
             split[name.split(separator: " ").joined(separator: "_")] = s.dictionary
         }
+        for video in runtime.stats.videos ?? [] {
+            print("video \(video.name ?? video.source): decoded by \(video.decoder ?? "nothing yet"), \(video.decoded) decoded, "
+                  + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
+        }
         if let json {
             let object: [String: Any] = ["workload": "scene", "scene": scene, "clock": self.clock, "seconds": elapsed,
                                          "frames": costs.count, "cpu_percent": share, "frame_ms": split]

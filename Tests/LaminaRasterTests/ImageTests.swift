@@ -19,6 +19,28 @@ struct ImageTests {
         return image
     }
 
+    @Test("an opaque image (a video frame) at its own size on whole pixels is copied row by row, bit for bit what the general path draws: off the edges, under a clip rectangle, and not at half a pixel",
+          arguments: [(3.0, 2.0, nil), (-5.0, -7.0, nil), (30.0, 25.0, nil), (4.0, 4.0, Rect(x: 6, y: 5, width: 9, height: 7)), (3.5, 2.0, nil)] as [(Double, Double, Rect?)])
+    func opaqueCopy(x: Double, y: Double, clip: Rect?) {
+        var random = SeededNumbers(state: 11)
+        let image = PixelBuffer(width: 17, height: 13)
+        for i in 0..<image.pixels.count { image.pixels[i] = 0xFF00_0000 | UInt32(random.pick(1 << 24)) }
+        func draw(opaque: Bool) -> PixelBuffer {
+            let target = PixelBuffer(width: 40, height: 32)
+            let canvas = Canvas(target: target)
+            canvas.clear(Color(red: 0.2, green: 0.4, blue: 0.6))
+            if let clip { canvas.clip(to: clip) }
+            image.isOpaque = opaque
+            canvas.draw(image, transform: AffineTransform(translationX: x, y: y))
+            return target
+        }
+        let general = draw(opaque: false), copied = draw(opaque: true)
+        #expect(Array(general.pixels) == Array(copied.pixels))
+        let blank = PixelBuffer(width: 40, height: 32)
+        Canvas(target: blank).clear(Color(red: 0.2, green: 0.4, blue: 0.6))
+        #expect(Array(general.pixels) != Array(blank.pixels), "the image was drawn")
+    }
+
     @Test("an identity, pixel-aligned draw copies the texels (bilinear samples at texel centres)")
     func identity() {
         let target = PixelBuffer(width: 10, height: 10)
@@ -180,3 +202,4 @@ struct PerspectiveTests {
         #expect(abs(area(big) - Double.pi * 2500) / (Double.pi * 2500) < 1e-3)
     }
 }
+
