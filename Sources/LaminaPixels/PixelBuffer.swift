@@ -21,10 +21,19 @@ public final class PixelBuffer {
     /// copied row by row instead of sampled and blended. False unless set.
     public var isOpaque = false
 
-    /// A buffer filled with transparent black; with `zeroed` false its memory is left as
-    /// allocated, for a caller that writes every pixel before anything reads one (a video
-    /// frame copied whole: 8 MiB a frame at 1080p not cleared first).
-    public init(width: Int, height: Int, stride: Int? = nil, zeroed: Bool = true) {
+    /// A buffer filled with transparent black.
+    public convenience init(width: Int, height: Int, stride: Int? = nil) {
+        self.init(width: width, height: height, stride: stride, zeroed: true)
+    }
+
+    /// A `width × height` buffer whose memory is left as allocated, for a caller that writes
+    /// every pixel before anything reads one (a video frame copied in whole: 8 MiB a frame
+    /// at 1080p not cleared first).
+    public convenience init(unclearedWidth width: Int, height: Int) {
+        self.init(width: width, height: height, stride: nil, zeroed: false)
+    }
+
+    private init(width: Int, height: Int, stride: Int?, zeroed: Bool) {
         precondition(width >= 0 && height >= 0, "a pixel buffer needs a non-negative size")
         let rowPixels = stride ?? width
         precondition(rowPixels >= width, "stride must be at least the width")

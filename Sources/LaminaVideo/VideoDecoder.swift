@@ -287,7 +287,7 @@ public final class VideoDecoder: @unchecked Sendable {
         guard Int(width) * Int(height) <= Self.maximumFramePixels else {
             return "its frames are \(width)x\(height), more than the \(Self.maximumFramePixels) pixels a video may have"
         }
-        let image = PixelBuffer(width: Int(width), height: Int(height), zeroed: false)   // every row is copied in
+        let image = PixelBuffer(unclearedWidth: Int(width), height: Int(height))   // every row is copied in
         let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
             lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
         }
