@@ -33,6 +33,17 @@ struct VideoPlayerTests {
 
     static func frameShown(_ screen: PixelBuffer) -> Int? { SweepClip.frameShown(screen) }
 
+    /// A fresh sweep clip on a 320×240 dummy display at 60 Hz, in a `SweepScene`: the clip's
+    /// path (for the caller to remove), the rig, the runtime and the scene.
+    static func start(loops: Bool) throws -> (String, DummyDisplayRig, Runtime, SweepScene) {
+        let path = try clip()
+        SweepScene.source = path
+        SweepScene.loops = loops
+        let rig = try DummyDisplayRig(width: width, height: height, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        return (path, rig, runtime, try runtime.install(SweepScene.self, settings: NoSettings()))
+    }
+
     /// The frame shown at each presented vblank while the player plays, stepping the runtime a
     /// device event at a time.
     static func play(_ rig: DummyDisplayRig, _ runtime: Runtime, _ scene: SweepScene, until done: () -> Bool) -> [(time: Double, frame: Int?)] {
@@ -59,13 +70,8 @@ struct VideoPlayerTests {
 
     @Test("a 30 fps clip on a 60 Hz display: every frame in order, each for two vblanks (1/30 s), then ended and idle")
     func everyFrameOnce() throws {
-        let path = try Self.clip()
+        let (path, rig, runtime, scene) = try Self.start(loops: false)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        SweepScene.source = path
-        SweepScene.loops = false
-        let rig = try DummyDisplayRig(width: Self.width, height: Self.height, refresh: 60, start: 0)
-        let runtime = rig.makeRuntime()
-        let scene = try runtime.install(SweepScene.self, settings: NoSettings())
         scene.player.play()
         let shown = Self.play(rig, runtime, scene) { scene.events.contains(.ended) }
         let runs = Self.runs(shown)
@@ -86,13 +92,8 @@ struct VideoPlayerTests {
 
     @Test("a looping clip plays ten passes with no gap and no black frame: frame 0 follows frame 29 a thirtieth of a second later")
     func gaplessLoops() throws {
-        let path = try Self.clip()
+        let (path, rig, runtime, scene) = try Self.start(loops: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        SweepScene.source = path
-        SweepScene.loops = true
-        let rig = try DummyDisplayRig(width: Self.width, height: Self.height, refresh: 60, start: 0)
-        let runtime = rig.makeRuntime()
-        let scene = try runtime.install(SweepScene.self, settings: NoSettings())
         scene.player.play()
         let passes = 10
         // Until the eleventh pass's first frame is on screen: ten whole passes shown.
@@ -110,13 +111,8 @@ struct VideoPlayerTests {
 
     @Test("rate 2 shows every frame for one vblank; a seek while paused shows the frame at its position; pause holds")
     func rateSeekPause() throws {
-        let path = try Self.clip()
+        let (path, rig, runtime, scene) = try Self.start(loops: false)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        SweepScene.source = path
-        SweepScene.loops = false
-        let rig = try DummyDisplayRig(width: Self.width, height: Self.height, refresh: 60, start: 0)
-        let runtime = rig.makeRuntime()
-        let scene = try runtime.install(SweepScene.self, settings: NoSettings())
         scene.player.rate = 2
         scene.player.play()
         let fast = Self.runs(Self.play(rig, runtime, scene) { scene.events.contains(.ended) })
