@@ -72,6 +72,9 @@ public final class VideoDecoder: @unchecked Sendable {
         /// Where the current pass starts on the timeline, and which pass it is.
         var passStart = 0.0
         var pass = 0
+        /// Frames queued in the current pass (a loop goes back only after one: a stream that
+        /// ends with none would seek back forever).
+        var passFrames = 0
         /// The last frame queued: its timeline time and duration.
         var lastTime: Double?
         var lastDuration = 1.0 / 30
@@ -242,18 +245,20 @@ public final class VideoDecoder: @unchecked Sendable {
             state.pendingSeek = nil
             state.pass = 0
             state.passStart = 0
+            state.passFrames = 0
             state.lastTime = nil
             if !accepted { state.failure = "\(source): GStreamer refused to seek to \(position) s" }
         }
     }
 
     /// The stream ended and the decoder loops: back to the start, the next pass placed right
-    /// after the last frame. False when GStreamer refuses the seek.
+    /// after the last frame. False when the pass had no frame or GStreamer refuses the seek.
     private func loopBack() -> Bool {
-        guard lamina_gst_seek(pipeline, 0, 0) == 1 else { return false }
+        guard state.withLock({ $0.passFrames > 0 }), lamina_gst_seek(pipeline, 0, 0) == 1 else { return false }
         state.withLock { state in
             state.passStart = (state.lastTime ?? state.passStart) + state.lastDuration
             state.pass += 1
+            state.passFrames = 0
         }
         return true
     }
@@ -318,6 +323,7 @@ public final class VideoDecoder: @unchecked Sendable {
             state.lastTime = time
             state.lastDuration = length
             state.decoded += 1
+            state.passFrames += 1
             if let name { state.decoderName = name }
             state.frames.append(VideoFrame(time: time, position: position, duration: length, pass: state.pass, image: image))
         }

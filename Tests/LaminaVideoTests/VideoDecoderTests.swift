@@ -111,6 +111,29 @@ struct VideoDecoderTests {
         }
     }
 
+    @Test("a clip of one frame loops: each pass one frame, each right after the last")
+    func oneFrameLoops() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-still-\(UUID().uuidString).webm").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        process.arguments = ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48,framerate=30/1", "!",
+                             "vp9enc", "!", "webmmux", "!", "filesink", "location=\(path)"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let decoder = try VideoDecoder(source: try VideoSource(path), loops: true)
+        var frames: [VideoFrame] = []
+        while frames.count < 5 {
+            decoder.waitForFrames(through: .infinity, after: -.infinity, seconds: 30)
+            try #require(decoder.failure == nil && !decoder.isEnded, "\(decoder.failure ?? "ended")")
+            frames += decoder.takeFrames()
+        }
+        #expect(frames.prefix(5).map(\.pass) == [0, 1, 2, 3, 4])
+        #expect(frames.prefix(5).allSatisfy { $0.position == 0 })
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { abs($1.time - $0.time - $0.duration) < 1e-9 }, "\(frames.map(\.time))")
+    }
+
     @Test("a decoder dropped while frames are still coming stops its thread and frees its pipeline")
     func droppedEarly() throws {
         let path = try Self.clip("vp9enc deadline=1", "webmmux", suffix: "webm")
