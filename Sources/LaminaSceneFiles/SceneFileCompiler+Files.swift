@@ -81,13 +81,18 @@ extension SceneFileCompiler {
     }
 
     /// An image by path relative to the file's folder; the resolved path must stay inside it.
-    /// A video layer's clip: a file inside the scene file's folder (it must exist), or an
+    /// A video layer's clip: a regular file inside the scene file's folder, or an
     /// `http`, `https`, `rtsp` or `rtsps` URL (checked for its form; GStreamer reports what
     /// it finds there while playing).
     func videoSource(_ node: SceneNode, _ path: String) throws(ConfigError) -> VideoSource {
         let written = try values.string(node, path, maxLength: 1024)
         let isURL = ["http://", "https://", "rtsp://", "rtsps://"].contains { written.lowercased().hasPrefix($0) }
         let source = isURL ? written : try fileInFolder(written, node, path, what: "a video")
+        // GStreamer opens the file when the scene is built, on the loop: a FIFO or a device
+        // there would hold it, so only a regular file is taken.
+        if !isURL, (try? Paths.regularFileSize(source)) ?? nil == nil {
+            throw SceneFields.error(file, node, path, "'\(Escaped(written))' is not a regular file")
+        }
         do { return try VideoSource(source) } catch { throw SceneFields.error(file, node, path, error.description) }
     }
 

@@ -46,6 +46,17 @@ struct SceneFileVideoTests {
               - {kind: list, items: $items, row: line, bounds: [0, 0, 300, 300]}
             """
         #expect(SceneFileFixture.error(row)?.contains("a list's row holds plain layers, not a video") == true)
+        // A FIFO (or a folder) named as the clip is refused, never opened: opening a FIFO waits.
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/clip.webm", 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: folder + "/clips.webm", withIntermediateDirectories: false)
+        for name in ["clip.webm", "clips.webm"] {
+            #expect(throws: ConfigError.self) { _ = try SceneFileFixture.compile("lamina: 1\nlayers:\n  - {kind: video, source: \(name)}\n", in: folder) }
+            do { _ = try SceneFileFixture.compile("lamina: 1\nlayers:\n  - {kind: video, source: \(name)}\n", in: folder) } catch {
+                #expect("\(error)".contains("layers[0].source: '\(name)' is not a regular file"), "\(error)")
+            }
+        }
     }
 
     @Test("a scene file's video plays every frame; `lamina ctl video` plays, seeks and loops it; subscribers hear ready and ended; stats names the decoder")
