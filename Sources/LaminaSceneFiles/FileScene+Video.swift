@@ -2,9 +2,10 @@ import LaminaVideo
 
 extension FileScene {
     /// Gives a `video` layer its player: the clip opened and decoding at once, looping and at
-    /// the rate the file says, playing unless `playing: false`. Its events (`ready`, `ended`,
-    /// `failed`) are published as `video` events naming the layer and the `action`. A clip GStreamer cannot
-    /// open is logged and published, and the layer shows its background: the scene runs on.
+    /// the rate the file says, playing unless `playing: false`. Its events are published as
+    /// `video` events naming the layer, with `action` `ready`, `ended` or `failed`. A clip
+    /// GStreamer cannot open is logged and published, and the layer shows its background:
+    /// the scene runs on.
     func attachPlayer(to layer: VideoLayer, _ spec: LayerSpec) -> VideoPlayer? {
         var source: VideoSource?, loops = false, autoplay = true, rate = 1.0
         for entry in spec.setup {
