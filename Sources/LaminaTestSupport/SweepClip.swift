@@ -14,14 +14,20 @@ public enum SweepClip {
                             encoder: String = "vp9enc deadline=1 min-quantizer=4 max-quantizer=20",
                             muxer: String = "webmmux") throws -> String {
         let path = folder + "/" + (name ?? "lamina-sweep-\(UUID().uuidString.prefix(8)).webm")
-        let arguments = ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "horizontal-speed=\(step)", "!",
-                         "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!"]
-            + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"]
-        let result = try ChildProcess("/usr/bin/gst-launch-1.0", arguments).finish()
-        guard result.status == 0, FileManager.default.fileExists(atPath: path) else {
-            throw SweepClipError(reason: "gst-launch-1.0 made no clip (\(result.status)): \(result.stderr.prefix(300))")
-        }
+        try gstLaunch(["videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "horizontal-speed=\(step)", "!",
+                       "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!"]
+                      + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"])
+        guard FileManager.default.fileExists(atPath: path) else { throw SweepClipError(reason: "gst-launch-1.0 wrote no \(path)") }
         return path
+    }
+
+    /// Runs `gst-launch-1.0 -q` with `pipeline`'s words (a test's clips and images are made
+    /// this way); throws with its exit status and what it printed when it fails.
+    public static func gstLaunch(_ pipeline: [String]) throws {
+        let result = try ChildProcess("/usr/bin/gst-launch-1.0", ["-q"] + pipeline).finish()
+        guard result.status == 0 else {
+            throw SweepClipError(reason: "gst-launch-1.0 failed (\(result.status)): \(result.stderr.prefix(300))")
+        }
     }
 
     /// Which frame `screen` shows with the clip drawn at its own size from (`x`, `y`): from

@@ -1,6 +1,7 @@
 import Foundation
 import LaminaPixels
 import LaminaSystem
+import LaminaTestSupport
 import Testing
 @testable import LaminaVideo
 
@@ -13,14 +14,9 @@ struct VideoDecoderTests {
     /// A clip of the SMPTE bars encoded by `encoder ! muxer`, written by `gst-launch-1.0`.
     static func clip(_ encoder: String, _ muxer: String, suffix: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-clip-\(UUID().uuidString).\(suffix)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-        process.arguments = ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "!",
+        try SweepClip.gstLaunch(["videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "!",
                              "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!"]
-            + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "gst-launch-1.0 made no clip with \(encoder)")
+            + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"])
         return path
     }
 
@@ -99,13 +95,8 @@ struct VideoDecoderTests {
     func oversizedFrames() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-huge-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-        process.arguments = ["-q", "videotestsrc", "num-buffers=1", "pattern=black", "!", "video/x-raw,width=4097,height=4096", "!",
-                             "pngenc", "compression-level=1", "!", "filesink", "location=\(path)"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try SweepClip.gstLaunch(["videotestsrc", "num-buffers=1", "pattern=black", "!", "video/x-raw,width=4097,height=4096", "!",
+                             "pngenc", "compression-level=1", "!", "filesink", "location=\(path)"])
         #expect { _ = try Self.decodeAll(try VideoSource(path)) } throws: { error in
             "\(error)".contains("its frames are 4097x4096, more than the 16777216 pixels a video may have")
         }
@@ -115,13 +106,8 @@ struct VideoDecoderTests {
     func oneFrameLoops() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-still-\(UUID().uuidString).webm").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-        process.arguments = ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48,framerate=30/1", "!",
-                             "vp9enc", "!", "webmmux", "!", "filesink", "location=\(path)"]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try SweepClip.gstLaunch(["videotestsrc", "num-buffers=1", "!", "video/x-raw,width=64,height=48,framerate=30/1", "!",
+                             "vp9enc", "!", "webmmux", "!", "filesink", "location=\(path)"])
         let decoder = try VideoDecoder(source: try VideoSource(path), loops: true)
         var frames: [VideoFrame] = []
         while frames.count < 5 {
