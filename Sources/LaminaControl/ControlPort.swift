@@ -335,10 +335,10 @@ final class ControlPort: LoopSource {
         case .failure(let reason): return failure(reason.text)
         }
         if runtime.loop.isRealTime, let screenshots {
-            return screenshots.start(display.shadow, to: target, for: address)
+            return screenshots.start(display.screenImage(), to: target, for: address)
                 ? nil : failure("a screenshot is being written; ask again when it is done")
         }
-        return ScreenshotWriter.write(display.shadow, to: target, for: address).reply
+        return ScreenshotWriter.write(display.screenImage(), to: target, for: address).reply
     }
 
     /// Why a screenshot path was refused.

@@ -8,7 +8,8 @@ import Glibc
 /// nonblocking commit setting the primary plane's `FB_ID`, with the frame's damage as
 /// `FB_DAMAGE_CLIPS` where the plane has that property (drivers that upload or compress
 /// then touch only the changed rectangle, display-input.md §3). Legacy `drmModePageFlip`
-/// otherwise.
+/// otherwise. An overlay plane shown, moved or hidden goes in the same commit
+/// (DRMDevice+Overlay.swift).
 extension DRMDevice {
     /// The primary plane showing a CRTC and the property ids an atomic flip sets on it.
     struct FlipPlane {
@@ -32,10 +33,12 @@ extension DRMDevice {
 
     /// One atomic commit flipping `plane` to `framebuffer` at the next vblank, with a page-flip
     /// event, and `damage` as `FB_DAMAGE_CLIPS` when the plane takes it.
-    func atomicFlip(_ plane: FlipPlane, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
+    func atomicFlip(_ plane: FlipPlane, framebuffer: UInt32, damage: PixelRect?, crtc: UInt32,
+                    overlay: OverlayUpdate = .unchanged) throws(KMSError) {
         guard let request = drmModeAtomicAlloc() else { throw KMSError(call: "drmModeAtomicAlloc", errno: errno) }
         defer { drmModeAtomicFree(request) }
         _ = drmModeAtomicAddProperty(request, plane.plane, plane.framebufferProperty, UInt64(framebuffer))
+        try addOverlay(overlay, crtc: crtc, to: request)
         var blob: UInt32 = 0
         if let property = plane.damageClipsProperty, let damage {
             var rect = drm_mode_rect(x1: Int32(damage.x0), y1: Int32(damage.y0), x2: Int32(damage.x1), y2: Int32(damage.y1))

@@ -239,8 +239,11 @@ public final class DRMDevice: KMSDevice {
         didSet { flipPlanes.removeAll() }
     }
 
+    /// Per overlay plane, the property ids a commit placing it sets (looked up once).
+    var overlayPlaneProperties: [UInt32: OverlayPlaneProperties] = [:]
+
     /// The primary plane atomic flips use on `crtc`, looked up once per modeset.
-    private func flipPlane(crtc: UInt32) -> FlipPlane? {
+    func flipPlane(crtc: UInt32) -> FlipPlane? {
         guard supportsAtomic, !prefersLegacyFlips else { return nil }
         if let known = flipPlanes[crtc] { return known }
         let found = findFlipPlane(crtc: crtc)
@@ -254,9 +257,16 @@ public final class DRMDevice: KMSDevice {
     }
 
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
+        try pageFlip(crtc: crtc, framebuffer: framebuffer, damage: damage, overlay: .unchanged)
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?, overlay: OverlayUpdate) throws(KMSError) {
         if let plane = flipPlane(crtc: crtc) {
-            try atomicFlip(plane, framebuffer: framebuffer, damage: damage)
+            try atomicFlip(plane, framebuffer: framebuffer, damage: damage, crtc: crtc, overlay: overlay)
             return
+        }
+        guard overlay == .unchanged else {
+            throw KMSError(call: "drmModePageFlip", errno: Errno.operationNotSupportedByDevice, detail: "legacy flips carry no overlay plane")
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let ret = drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context)

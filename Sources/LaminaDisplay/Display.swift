@@ -74,6 +74,10 @@ public final class Display {
 
     /// What the display drives now: a lit connector's scanout buffers, or a virtual output.
     private var output: Output
+    /// The overlay plane and its buffers (Display+Overlay.swift), found when first asked for
+    /// while lit; `overlayLookedUp` says the search ran (nil then: there is none).
+    var overlayScanout: OverlayScanout?
+    var overlayLookedUp = false
     /// Per scanout buffer, the part of `shadow` changed since it was last written.
     private var stale: [PixelRect?] = [PixelRect(width: Int.max, height: Int.max), PixelRect(width: Int.max, height: Int.max)]
     /// Pixels copied into scanout memory so far (damage makes this small).
@@ -148,6 +152,12 @@ public final class Display {
     public var refreshRate: Double { mode.refreshRate }
     /// Seconds per vblank, from the mode timings (not the integer `vrefresh`).
     public var frameDuration: Double { 1 / mode.refreshRate }
+    /// The framebuffer the next frame is copied into and flipped to (nil while dark).
+    var backFramebuffer: UInt32? {
+        guard case .lit(let buffers, let front) = output, buffers.count == 2 else { return nil }
+        return buffers[1 - front].framebuffer
+    }
+
     /// The framebuffer currently scanned out (0 while dark).
     public var frontFramebuffer: UInt32 {
         guard case .lit(let buffers, let front) = output, buffers.indices.contains(front) else { return 0 }  // dark or closed
@@ -307,7 +317,10 @@ public final class Display {
     /// it). Each scanout buffer remembers what changed since it was last written (its
     /// buffer age), so only the union of the damage of the frames it missed is copied into
     /// the (often uncached) scanout memory.
-    public func present(damage: PixelRect? = nil) throws(KMSError) {
+    ///
+    /// `overlay` (from `prepareOverlay`) goes on the overlay plane in the same atomic
+    /// commit; without one, a plane that shows something is turned off with it.
+    public func present(damage: PixelRect? = nil, overlay: PlanePlacement? = nil) throws(KMSError) {
         // Recorded first: a refused flip keeps the damage for the retry.
         let whole = PixelRect(width: width, height: height)
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
@@ -339,7 +352,13 @@ public final class Display {
         stale[back] = nil
         // The kernel's damage clip is this frame's change, not the buffer-age union.
         let clip = damage.map { $0.intersection(whole) }
-        try device.pageFlip(crtc: crtc, framebuffer: buffers[back].framebuffer, damage: clip)
+        let update = overlayScanout?.update(for: overlay) ?? .unchanged
+        do {
+            try device.pageFlip(crtc: crtc, framebuffer: buffers[back].framebuffer, damage: clip, overlay: update)
+        } catch {
+            overlayScanout?.flipRefused()
+            throw error
+        }
         isFlipPending = true
         targetedSequence = lastVBlank.map { $0.sequence + 1 }
     }
@@ -390,6 +409,7 @@ public final class Display {
         try device.handleEvents { event in
             if event.kind == .pageFlip {
                 if case .lit(let buffers, let front) = output { output = .lit(buffers: buffers, front: 1 - front) }
+                overlayScanout?.flipCompleted()
                 isFlipPending = false
                 presentedFrames += 1
                 if let target = targetedSequence, event.sequence > target {
@@ -446,6 +466,7 @@ public final class Display {
     public func setModeAgain() throws(KMSError) {
         guard case .lit(let buffers, let front) = output else { return }
         try device.setCRTC(crtc, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
+        overlayScanout?.forgetState()
         if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
         let whole = PixelRect(width: width, height: height)
         stale = [whole, whole]
@@ -471,6 +492,7 @@ public final class Display {
     /// Frees a lit display's buffers (it is about to go dark, or is closing).
     private func releaseBuffers() {
         guard case .lit(let buffers, _) = output else { return }
+        releaseOverlay()
         Self.release(buffers, on: device)
         output = .lit(buffers: [], front: 0)
     }

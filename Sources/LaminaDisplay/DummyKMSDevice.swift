@@ -53,6 +53,13 @@ public final class DummyKMSDevice: KMSDevice {
     public private(set) var flipDamage: [PixelRect?] = []
     /// How many recent flips' damage clips are kept.
     public static let flipDamageHistory = 1024
+    /// What the overlay plane shows (nil: off), as the last completed flip left it.
+    public internal(set) var overlayShown: PlanePlacement?
+    /// Overlay placements tested (`testOverlay`), and how many were refused.
+    public internal(set) var overlayTests = (asked: 0, refused: 0)
+    /// Whether its overlay plane scales (vkms's does not: source and destination sizes must
+    /// be equal, and the test refuses a scaled placement with EINVAL).
+    public var overlayScales = false
     /// The cursor image shown (nil: hidden).
     public private(set) var cursorBuffer: DumbBuffer?
     /// Where the cursor image's top-left corner is on the CRTC.
@@ -62,12 +69,12 @@ public final class DummyKMSDevice: KMSDevice {
     /// back by `restoreSavedState`; nil: the CRTC was off.
     public var consoleFramebuffer: UInt32?
 
-    private struct Allocation {
+    struct Allocation {
         var buffer: DumbBuffer
         var memory: UnsafeMutableRawBufferPointer
     }
 
-    private struct ActiveCRTC {
+    struct ActiveCRTC {
         var mode: KMSMode
         var connector: UInt32
         var vblanks: VBlankGrid
@@ -84,12 +91,14 @@ public final class DummyKMSDevice: KMSDevice {
         }
     }
 
-    private var allocations: [UInt32: Allocation] = [:]
-    private var framebuffers: [UInt32: (handle: UInt32, format: PixelFormat)] = [:]
+    var allocations: [UInt32: Allocation] = [:]
+    var framebuffers: [UInt32: (handle: UInt32, format: PixelFormat)] = [:]
     private var nextHandle: UInt32 = 1
     private var nextFramebuffer: UInt32 = 100
-    private var active: ActiveCRTC?
+    var active: ActiveCRTC?
     private var pending: [Pending] = []
+    /// What the flip in flight does to the overlay plane, applied when it completes.
+    private var pendingOverlay: OverlayUpdate = .unchanged
 
     /// A device with one connector `Virtual-1` offering `modes` (by default 1920x1080@60).
     public init(clock: MonotonicClock, modes: [KMSMode] = [.cea1080p60]) {
@@ -117,6 +126,7 @@ public final class DummyKMSDevice: KMSDevice {
             active = nil
             pending.removeAll()
             scanoutFramebuffer = nil
+            overlayShown = nil
         }
     }
 
@@ -193,6 +203,10 @@ public final class DummyKMSDevice: KMSDevice {
     }
 
     public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError) {
+        try pageFlip(crtc: crtc, framebuffer: framebuffer, damage: damage, overlay: .unchanged)
+    }
+
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?, overlay: OverlayUpdate) throws(KMSError) {
         if isMasterLost { throw KMSError(call: "drmModePageFlip", errno: Errno.permissionDenied) }
         guard crtc == crtcID, let active, !isPoweredOff, framebuffers[framebuffer] != nil else {
             throw KMSError(call: "drmModePageFlip", errno: Errno.invalidArgument)
@@ -203,9 +217,18 @@ public final class DummyKMSDevice: KMSDevice {
         if !failNextFlips.isEmpty {
             throw KMSError(call: "drmModePageFlip", errno: failNextFlips.removeFirst(), detail: "injected")
         }
+        switch overlay {
+        case .unchanged: break
+        case .show(let placement): try checkOverlay(placement, crtc: crtc)
+        case .hide(let plane):
+            guard overlayPlane(plane, crtc: crtc) != nil else {
+                throw KMSError(call: "drmModeAtomicCommit", errno: Errno.invalidArgument, detail: "no overlay plane \(plane)")
+            }
+        }
         let sequence = nextVBlankSequence(after: clock.now, active) + UInt64(delayNextFlipByVBlanks)
         delayNextFlipByVBlanks = 0
         pending.append(.flip(framebuffer: framebuffer, sequence: sequence))
+        pendingOverlay = overlay
         if supportsAtomic && supportsDamageClips {
             if flipDamage.count >= 2 * Self.flipDamageHistory { flipDamage.removeFirst(Self.flipDamageHistory) }
             flipDamage.append(damage)
@@ -255,6 +278,8 @@ public final class DummyKMSDevice: KMSDevice {
             case .flip(let framebuffer, let sequence):
                 scanoutFramebuffer = framebuffer
                 completedFlips += 1
+                applyOverlay(pendingOverlay)
+                pendingOverlay = .unchanged
                 handler(VBlankEvent(kind: .pageFlip, crtc: crtcID, sequence: sequence,
                                     timestamp: min(now, vblankTime(sequence, active))))
             case .vblank(let sequence):
@@ -267,6 +292,7 @@ public final class DummyKMSDevice: KMSDevice {
     public func restoreSavedState() {
         active = nil
         pending.removeAll()
+        overlayShown = nil
         scanoutFramebuffer = consoleFramebuffer
     }
 
@@ -281,6 +307,7 @@ public final class DummyKMSDevice: KMSDevice {
 
     public func captureComposedFrame(crtc: UInt32) throws(KMSError) -> PixelBuffer? {
         guard crtc == crtcID, active != nil, let fb = scanoutFramebuffer, let frame = framebufferImage(fb) else { return nil }
+        if let overlay = overlayShown { compose(overlay, onto: frame) }
         if let cursor = cursorBuffer, let allocation = allocations[cursor.handle] {
             compose(cursor: allocation, onto: frame)
         }

@@ -30,6 +30,15 @@ public protocol KMSDevice: AnyObject {
     /// passed to the kernel as `FB_DAMAGE_CLIPS` where the plane takes it. Throws EBUSY while
     /// a flip is pending on that CRTC.
     func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?) throws(KMSError)
+    /// Like `pageFlip(crtc:framebuffer:damage:)`, and in the same atomic commit shows,
+    /// moves or hides an overlay plane (`overlay`); `.unchanged` is that flip alone.
+    func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?, overlay: OverlayUpdate) throws(KMSError)
+    /// Whether flips on `crtc` can carry overlay planes: atomic commits (not legacy flips).
+    func commitsOverlays(crtc: UInt32) -> Bool
+    /// Asks the driver, without changing anything (`DRM_MODE_ATOMIC_TEST_ONLY`), whether it
+    /// would take `overlay` over `framebuffer` on the primary plane of `crtc`: the formats,
+    /// scaling, position and bandwidth only the driver knows. Throws its refusal.
+    func testOverlay(_ overlay: PlanePlacement, crtc: UInt32, primary framebuffer: UInt32) throws(KMSError)
     /// How flips are made on `crtc` (atomic with damage clips, atomic, legacy), for the log.
     func pageFlipMethod(crtc: UInt32) -> String
     /// `drmCrtcQueueSequence` (relative 1): an event at the next vblank, without a flip.
@@ -86,6 +95,18 @@ extension KMSDevice {
     }
     public func moveCursor(crtc: UInt32, x: Int, y: Int) throws(KMSError) {
         throw KMSError(call: "drmModeMoveCursor", errno: Errno.noSuchAddressOrDevice, detail: "\(name) has no cursor plane")
+    }
+
+    /// Devices without atomic commits (fbdev): flips carry no overlay plane.
+    public func commitsOverlays(crtc: UInt32) -> Bool { false }
+    public func pageFlip(crtc: UInt32, framebuffer: UInt32, damage: PixelRect?, overlay: OverlayUpdate) throws(KMSError) {
+        guard overlay == .unchanged else {
+            throw KMSError(call: "drmModeAtomicCommit", errno: Errno.operationNotSupportedByDevice, detail: "\(name) has no overlay planes")
+        }
+        try pageFlip(crtc: crtc, framebuffer: framebuffer, damage: damage)
+    }
+    public func testOverlay(_ overlay: PlanePlacement, crtc: UInt32, primary framebuffer: UInt32) throws(KMSError) {
+        throw KMSError(call: "drmModeAtomicCommit", errno: Errno.operationNotSupportedByDevice, detail: "\(name) has no overlay planes")
     }
 
     /// The log's words for a KMS device's flips: legacy `drmModePageFlip`, or atomic

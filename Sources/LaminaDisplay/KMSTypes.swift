@@ -1,4 +1,6 @@
 import SystemPackage
+import LaminaGeometry
+import LaminaPixels
 
 /// A display mode, with the timings DRM reports (`drmModeModeInfo`).
 public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
@@ -245,4 +247,37 @@ extension SystemCallError {
     public var isBusy: Bool { errno == .resourceBusy }
     /// DRM master was lost (VT switch): pause output.
     public var isPermissionDenied: Bool { errno == .permissionDenied || errno == .notPermitted }
+}
+
+/// A framebuffer placed on an overlay plane: which part of it is shown where on the CRTC
+/// (the plane's `SRC_*` and `CRTC_*` properties). The CRTC blends the plane over the primary.
+public struct PlanePlacement: Hashable, Sendable {
+    /// The overlay plane's object ID.
+    public var plane: UInt32
+    /// The framebuffer it scans out.
+    public var framebuffer: UInt32
+    /// The part of the framebuffer shown, in its pixels (fractions allowed: the kernel takes
+    /// 16.16 fixed point).
+    public var source: Rect
+    /// Where it is shown on the CRTC, in whole pixels.
+    public var destination: PixelRect
+
+    /// A placement from its parts.
+    public init(plane: UInt32, framebuffer: UInt32, source: Rect, destination: PixelRect) {
+        self.plane = plane
+        self.framebuffer = framebuffer
+        self.source = source
+        self.destination = destination
+    }
+}
+
+/// What a page flip does to an overlay plane, in the same atomic commit as the primary's
+/// new frame.
+public enum OverlayUpdate: Hashable, Sendable {
+    /// Leaves the overlay planes as they are.
+    case unchanged
+    /// Shows a framebuffer on an overlay plane.
+    case show(PlanePlacement)
+    /// Turns an overlay plane off.
+    case hide(plane: UInt32)
 }

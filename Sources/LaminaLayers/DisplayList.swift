@@ -11,6 +11,26 @@ struct DisplayList {
     var operations: [DisplayOperation] = []
     /// One per layer drawn, in drawing order; empty when damage is not tracked.
     var records: [(key: DrawKey, record: DrawRecord)] = []
+    /// Contents images that could go on an overlay plane instead (`ScanoutCandidate`),
+    /// found when damage is tracked.
+    var scanoutCandidates: [ScanoutCandidate] = []
+}
+
+/// A layer's contents image drawn where an overlay plane could show it: on the canvas
+/// itself (no group, mask, replicator or transition), at full opacity, scaled and moved but
+/// not rotated or flipped, clipped only by rectangles on whole pixels. Whether anything is
+/// drawn over it is decided once the walk is done (Renderer+Scanout.swift).
+struct ScanoutCandidate {
+    let image: PixelBuffer
+    /// Where the whole image lands, in device pixels.
+    let imageRect: Rect
+    /// The rectangle clips in effect and the canvas, intersected.
+    let clip: PixelRect
+    /// The index of the layer's damage record.
+    let record: Int
+    /// The layer's digest while its contents are on the plane: as the record's, but without
+    /// the image's identity, so a new frame there damages nothing.
+    let planeDigest: Int
 }
 
 /// One drawing operation. Transforms map into the target the operation draws on: the canvas,
@@ -62,6 +82,10 @@ struct DrawKey: Hashable {
 struct DrawRecord: Equatable {
     var box: PixelRect
     var digest: Int
+    /// Whether the layer paints anything of its own (a background, contents, a border, a
+    /// shadow, its kind's content, or a mask over its subtree): a bare container does not,
+    /// and so draws nothing over an overlay plane beneath it.
+    var paints = true
 }
 
 /// What a layer kind's own content needs to append its operations (Layer's kind hooks).

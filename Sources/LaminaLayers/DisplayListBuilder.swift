@@ -38,6 +38,7 @@ struct DisplayListBuilder {
         var key: DrawKey
         var box: PixelRect
         var digest: Hasher
+        var paints = true
     }
 
     private let canvasSize: (width: Int, height: Int)
@@ -52,6 +53,11 @@ struct DisplayListBuilder {
     /// How many replicators the walk is inside: there the same layers are drawn once per
     /// instance, and no subtree's walk is kept.
     private var replicatorDepth = 0
+    /// The `masksToBounds` clips in effect, outermost first: device rectangles on whole
+    /// pixels, or nil for any other clip (rounded, rotated, inside an offscreen).
+    private var clips: [PixelRect?] = []
+    /// How many masks the walk is inside (their content is clipped by alpha).
+    private var maskDepth = 0
 
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
     /// gets a record.
@@ -89,7 +95,14 @@ struct DisplayListBuilder {
             return
         }
         let firstOperation = operations.count, firstRecord = list.records.count
+        let candidatesBefore = list.scanoutCandidates.count
         walkSubtree(layer, place, into: &operations, inTransition: false)
+        // A subtree holding contents an overlay plane may show is walked every frame: where
+        // the candidate sits depends on clips outside it.
+        guard list.scanoutCandidates.count == candidatesBefore else {
+            layer.drawingCache = nil
+            return
+        }
         var drawn = Array(operations[firstOperation...])
         let records = Array(list.records[firstRecord...])
         if place.toDevice == nil, place.recordsDamage, drawn.count > 1, let first = records.first {
@@ -208,7 +221,9 @@ struct DisplayListBuilder {
         }
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }             // an empty mask hides everything
         var content: [DisplayOperation] = []
+        maskDepth += 1
         appendUnmasked(layer, place, alpha: alpha, own: own, into: &content)
+        maskDepth -= 1
         operations.append(.masked(content, mask: maskOperations, box: box))
     }
 
@@ -227,11 +242,14 @@ struct DisplayListBuilder {
             operations.append(.fill(outline, color: shade(background, alpha), rule: .nonZero, toTarget: toTarget))
         }
         var inside: [DisplayOperation] = []
+        if layer.masksToBounds { clips.append(radius > 0 ? nil : Self.pixelRect(bounds, place)) }
+        defer { if layer.masksToBounds { clips.removeLast() } }
         if let image = layer.contents, image.width > 0, image.height > 0 {
             let placed = DrawingGeometry.contentsRect(of: layer, image: image)
             let imageToLayer = Transform3D(scaleX: placed.width / Double(image.width), y: placed.height / Double(image.height), z: 1)
                 .concatenating(Transform3D(translationX: placed.minX, y: placed.minY, z: 0))
             inside.append(.image(image, toTarget: imageToLayer.concatenating(toTarget), opacity: alpha))
+            if layer.model().contentsMayUseOverlayPlane { noteScanoutCandidate(layer, image: image, placed: placed, place, alpha: alpha) }
         }
         let tintsNow = tints
         layer.appendKindContent(to: &inside, in: KindContentContext(outline: outline, toTarget: toTarget,
@@ -274,6 +292,46 @@ struct DisplayListBuilder {
         }
     }
 
+    // MARK: Overlay planes
+
+    /// Notes `layer`'s contents as a `ScanoutCandidate` when they are drawn as a plane could
+    /// show them (the type says how); the last record is the layer's own.
+    private mutating func noteScanoutCandidate(_ layer: Layer, image: PixelBuffer, placed: Rect, _ place: Place, alpha: Double) {
+        guard place.recordsDamage, place.toDevice == nil, replicatorDepth == 0, maskDepth == 0, tints.isEmpty,
+              alpha >= 1, layer.kindContentElementCount == 0, !(layer.borderWidth > 0 && layer.borderColor != nil),
+              let record = list.records.indices.last, list.records[record].key.layer == ObjectIdentifier(layer.model()),
+              let imageRect = Self.axisAligned(placed, place.toTarget) else { return }
+        var clip = PixelRect(width: canvasSize.width, height: canvasSize.height)
+        for c in clips {
+            guard let c else { return }
+            clip = clip.intersection(c)
+        }
+        var digest = Hasher()
+        digest.combine(record)
+        digest.combine(place.toTarget)
+        digest.combine(place.shownAlpha)
+        layer.hashLayerDrawing(into: &digest, includingContents: false)
+        digest.combine(image.width)
+        digest.combine(image.height)
+        list.scanoutCandidates.append(ScanoutCandidate(image: image, imageRect: imageRect, clip: clip, record: record,
+                                                       planeDigest: digest.finalize()))
+    }
+
+    /// `rect` in the layer's plane mapped into the target, when the transform only scales
+    /// (by positive factors) and moves it.
+    private static func axisAligned(_ rect: Rect, _ toTarget: Transform3D) -> Rect? {
+        guard toTarget.isAffine else { return nil }
+        let t = toTarget.affineTransform
+        guard t.b == 0, t.c == 0, t.a > 0, t.d > 0 else { return nil }
+        return t.apply(to: rect)
+    }
+
+    /// A clip rectangle's device pixels, when it maps onto whole pixels.
+    private static func pixelRect(_ bounds: Rect, _ place: Place) -> PixelRect? {
+        guard place.toDevice == nil, let r = axisAligned(bounds, place.toTarget) else { return nil }
+        return DrawingGeometry.wholePixels(r)
+    }
+
     // MARK: Damage records
 
     /// The start of a layer's record: its device box, and a digest of its drawing order,
@@ -288,6 +346,9 @@ struct DisplayListBuilder {
         digest.combine(grouped)
         layer.hashDrawing(into: &digest)
         order += 1
+        let paints = layer.maskLayer != nil || layer.backgroundColor != nil || layer.contents != nil
+            || (layer.shadowOpacity > 0 && layer.shadowColor != nil) || (layer.borderColor != nil && layer.borderWidth > 0)
+            || layer.kindContentElementCount > 0
         let box: PixelRect
         if layer.maskLayer != nil {
             // A mask changes the pixels of the whole subtree: the box covers everything the
@@ -299,11 +360,11 @@ struct DisplayListBuilder {
         } else {
             box = PixelRect(width: canvasSize.width, height: canvasSize.height)
         }
-        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest)
+        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paints: paints)
     }
 
     private mutating func finish(_ pending: PendingRecord) {
-        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize())))
+        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(), paints: pending.paints)))
     }
 
     private mutating func nextKey(for layer: Layer) -> DrawKey {

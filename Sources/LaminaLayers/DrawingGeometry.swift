@@ -78,6 +78,14 @@ enum DrawingGeometry {
         return count
     }
 
+    /// `rect`'s pixels when its edges lie on whole pixels (to within a millionth), else nil.
+    static func wholePixels(_ rect: Rect) -> PixelRect? {
+        let edges = [rect.minX, rect.minY, rect.maxX, rect.maxY]
+        guard edges.allSatisfy({ $0.isFinite && abs($0 - $0.rounded()) < 1e-6 && abs($0) < 1e9 }) else { return nil }
+        return PixelRect(x0: Int(rect.minX.rounded()), y0: Int(rect.minY.rounded()),
+                         x1: Int(rect.maxX.rounded()), y1: Int(rect.maxY.rounded()))
+    }
+
     /// Where a layer's contents image lands in its bounds (gravity, contentsScale).
     static func contentsRect(of layer: Layer, image: PixelBuffer) -> Rect {
         let scale = layer.contentsScale > 0 ? layer.contentsScale : 1

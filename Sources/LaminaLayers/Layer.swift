@@ -352,9 +352,24 @@ open class Layer {
         for child in sublayers { child.moveCallbacksToFrameLoop() }
     }
 
+    /// Whether the display may show this layer's `contents` on a hardware overlay plane
+    /// instead of drawing them: a video layer's frames (decision 146). The renderer takes
+    /// the chance only while the contents are drawn unrotated, at full opacity, clipped by
+    /// rectangles at most, with nothing drawn over them, and the driver accepts the
+    /// placement; otherwise they are drawn as any image. False for every other layer. Read
+    /// on the model layer (a presentation copy is a plain `Layer`).
+    open var contentsMayUseOverlayPlane: Bool { false }
+
     /// Feeds everything about the layer's own drawing into `hasher` (for damage tracking);
     /// subclasses that draw more add their own properties.
     open func hashDrawing(into hasher: inout Hasher) {
+        hashLayerDrawing(into: &hasher, includingContents: true)
+    }
+
+    /// `Layer`'s own part of `hashDrawing`; without the contents image's identity for a
+    /// layer whose contents are on an overlay plane (a new frame there changes no pixel the
+    /// renderer draws).
+    final func hashLayerDrawing(into hasher: inout Hasher, includingContents: Bool) {
         hasher.combine(properties.bounds.origin.x); hasher.combine(properties.bounds.origin.y)
         hasher.combine(properties.bounds.size.width); hasher.combine(properties.bounds.size.height)
         hasher.combine(properties.backgroundColor)
@@ -363,7 +378,7 @@ open class Layer {
         hasher.combine(properties.borderColor)
         hasher.combine(properties.masksToBounds)
         hasher.combine(sublayers.count)
-        if let contents = properties.contents { hasher.combine(ObjectIdentifier(contents)) }
+        if includingContents, let contents = properties.contents { hasher.combine(ObjectIdentifier(contents)) }
         hasher.combine(properties.contentsGeneration)
         hasher.combine(properties.contentsGravity)
         hasher.combine(properties.contentsScale)

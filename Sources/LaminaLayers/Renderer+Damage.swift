@@ -11,6 +11,8 @@ public struct DamagedFrame {
     public let damage: PixelRect?
     /// What is redrawn: disjoint rectangles inside `damage` (at most `DamageRegions.maximumCount`).
     public let regions: [PixelRect]
+    /// The contents an overlay plane shows this frame instead (painting skips the image).
+    public let overlay: OverlayContents?
 }
 
 /// Drawing only what changed since the last frame (the renderer with damage).
@@ -31,8 +33,17 @@ extension Renderer {
 
     /// The first half of `renderDamage`: walks `root` into a display list and compares its
     /// records with the last frame's (which this replaces), without touching any pixel.
-    public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color) -> DamagedFrame {
-        let list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
+    ///
+    /// With `overlay`, contents an overlay plane could show (Renderer+Scanout.swift) are
+    /// offered to it; when it returns true they are left to the plane.
+    public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color,
+                           overlay: ((OverlayContents) -> Bool)? = nil) -> DamagedFrame {
+        var list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
+        var onPlane: OverlayContents?
+        if let overlay, let choice = Self.overlayChoice(list), overlay(choice.contents) {
+            list.records[choice.candidate.record].record.digest = choice.candidate.planeDigest
+            onPlane = choice.contents
+        }
         let records = list.records
         let whole = PixelRect(width: canvasSize.width, height: canvasSize.height)
         var regions: [PixelRect]
@@ -44,14 +55,16 @@ extension Renderer {
         }
         previous = records
         previousSetup = (canvasSize.width, canvasSize.height, background)
-        guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: []) }
+        guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: [], overlay: onPlane) }
         for r in regions.dropFirst() { hull = hull.union(r) }
-        return DamagedFrame(list: list, damage: hull, regions: regions)
+        return DamagedFrame(list: list, damage: hull, regions: regions, overlay: onPlane)
     }
 
     /// The second half of `renderDamage`: clears each of `frame`'s regions to `background`
     /// and paints its display list clipped to it (nothing when nothing changed).
     public func paint(_ frame: DamagedFrame, into canvas: Canvas, background: Color) {
+        skippedImage = frame.overlay?.image
+        defer { skippedImage = nil }
         for d in frame.regions {
             canvas.save()
             canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))

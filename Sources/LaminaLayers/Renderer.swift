@@ -17,6 +17,9 @@ public final class Renderer {
     var previous: [(key: DrawKey, record: DrawRecord)]?
     var previousSetup: (width: Int, height: Int, background: Color)?
 
+    /// The image an overlay plane shows this frame: painting skips it.
+    var skippedImage: PixelBuffer?
+
     /// Blurred shadow silhouettes kept between frames.
     let shadowMasks = ShadowMasks()
     /// Shadow masks blurred so far: a layer that only moves or fades blurs its shadow once.
@@ -107,7 +110,7 @@ public final class Renderer {
             case .stroke(let path, let style, let color, let toTarget):
                 stroke(path, style: style, color: color, transform: toTarget, canvas: canvas)
             case .image(let image, let toTarget, let opacity):
-                canvas.draw(image, transform3D: toTarget, opacity: opacity)
+                if image !== skippedImage { canvas.draw(image, transform3D: toTarget, opacity: opacity) }
             case .gradient(let path, let gradient, let toTarget):
                 canvas.fill(path, gradient: gradient, transform: toTarget)
             case .text(let source, let color, let toTarget):

@@ -36,6 +36,17 @@ extension Runtime {
         get { frames.onFrameCost }
         set { frames.onFrameCost = newValue }
     }
+    /// Whether video (contents that may use an overlay plane) goes on the display's overlay
+    /// plane when the driver takes it (decision 146); off, every frame is composited. On by
+    /// default; `[display] overlay_planes = false` turns it off.
+    public var usesOverlayPlanes: Bool {
+        get { frames.usesOverlayPlanes }
+        set { frames.usesOverlayPlanes = newValue }
+    }
+    /// The overlay placement of the last frame presented, nil when the plane was not used.
+    public var overlayPlacement: PlanePlacement? { frames.overlayShown }
+    /// Frames presented with video on the overlay plane since the start.
+    public var overlayFrames: Int { frames.overlayFrames }
     /// The repaint window: when on, a frame needed after a vblank is drawn as late before the
     /// next vblank as drawing allows (`repaintBudget` before it), not at once, so input that
     /// arrives meanwhile still reaches the next flip. Off, frames start at the vblank.

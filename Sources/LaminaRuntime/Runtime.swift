@@ -447,14 +447,18 @@ public final class Runtime {
         // Only what changed is drawn and copied out (rule 80's damage; the shadow keeps the
         // last frame).
         var damage = PixelRect(width: 0, height: 0)
-        if let changed = frames.draw(tree, cost: &cost) {
+        let drawn = frames.draw(tree, on: display, cost: &cost)
+        if let changed = drawn.damage {
             damage = changed
             telemetry.frameDrawn(damagedPixels: changed.area)
         }
         let presentStart = timingClock?.now
         var presented = false
         do {
-            try output.timedDeviceCall("a page flip") { () throws(KMSError) in try display.present(damage: damage) }
+            try output.timedDeviceCall("a page flip") { () throws(KMSError) in
+                try display.present(damage: damage, overlay: drawn.overlay)
+            }
+            noteOverlay(drawn.overlay)
             output.flipAccepted()
             telemetry.frameHandedOver()                          // its inputs and request show with this flip
             presented = true
@@ -475,6 +479,27 @@ public final class Runtime {
         }
         if timingClock != nil { frames.onFrameCost?(cost) }
         for callback in callbacks { callback() }
+    }
+
+    /// Logs when video goes onto the overlay plane, moves, or comes back to composition.
+    private func noteOverlay(_ placement: PlanePlacement?) {
+        if placement != nil { frames.overlayFrames += 1 }
+        let before = frames.overlayShown
+        frames.overlayShown = placement
+        switch (before, placement) {
+        case (nil, let now?):
+            logger.info("video on overlay plane \(now.plane): \(Int(now.source.width))x\(Int(now.source.height)) at \(now.destination)")
+        case (let was?, let now?) where was.destination != now.destination || was.source != now.source:
+            logger.info("video on overlay plane \(now.plane) moved: \(Int(now.source.width))x\(Int(now.source.height)) at \(now.destination)")
+        case (_?, nil):
+            logger.info("video composited again")
+        default:
+            break
+        }
+        if let refusal = display.overlayRefusal?.description, refusal != frames.overlayRefusalLogged {
+            frames.overlayRefusalLogged = refusal
+            logger.info("the overlay plane was refused, video composited: \(refusal)")
+        }
     }
 
     /// The output changed under the loop (a connector came or went): a new panel's size

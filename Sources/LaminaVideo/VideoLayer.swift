@@ -22,6 +22,14 @@ public final class VideoLayer: Layer {
         player?.output = self
     }
 
+    /// Video may go on the display's overlay plane (decision 146): while the layer's frame is
+    /// drawn unrotated at full opacity, clipped by rectangles at most, with nothing over it,
+    /// and the driver takes it. Off, it is always composited.
+    public var usesOverlayPlane = true
+
+    /// True while `usesOverlayPlane` is.
+    public override var contentsMayUseOverlayPlane: Bool { usesOverlayPlane }
+
     /// Shows `frame` at once (a new picture is not animated).
     func show(_ frame: PixelBuffer) {
         Transaction.begin()

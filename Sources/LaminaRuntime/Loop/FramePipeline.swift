@@ -1,3 +1,4 @@
+import LaminaDisplay
 import LaminaLayers
 import LaminaRaster
 
@@ -26,6 +27,14 @@ final class FramePipeline {
     var pendingCommitCost = 0.0
     /// Seconds before the vblank a frame starts inside the repaint window; nil measures it.
     var repaintBudget: Double?
+    /// Whether contents a plane can show (video) are offered to the display's overlay plane.
+    var usesOverlayPlanes = true
+    /// The overlay placement of the last frame presented (nil: the plane was not used).
+    var overlayShown: PlanePlacement?
+    /// Frames presented with contents on the overlay plane.
+    var overlayFrames = 0
+    /// The driver's last overlay refusal logged (each new reason is logged once).
+    var overlayRefusalLogged: String?
 
     init(canvas: Canvas, background: Color) {
         self.canvas = canvas
@@ -33,20 +42,26 @@ final class FramePipeline {
     }
 
     /// Draws what changed in `tree`'s presentation into the canvas; the damaged rectangle,
-    /// nil when nothing was drawn. With a timing clock, the walk and the painting are timed
-    /// into `cost`.
-    func draw(_ tree: LayerTree, cost: inout FrameCost) -> PixelRect? {
-        guard let presentation = tree.root.presentation() else { return nil }
+    /// nil when nothing was drawn, and the overlay placement `display` took for contents a
+    /// plane can show (decision 146). With a timing clock, the walk and the painting are
+    /// timed into `cost`. Not while recording: a recording shows every frame composited.
+    func draw(_ tree: LayerTree, on display: Display, cost: inout FrameCost) -> (damage: PixelRect?, overlay: PlanePlacement?) {
+        guard let presentation = tree.root.presentation() else { return (nil, nil) }
         let start = timingClock?.now
+        var placement: PlanePlacement?
+        let offer: ((OverlayContents) -> Bool)? = usesOverlayPlanes && recorder == nil ? { contents in
+            placement = display.prepareOverlay(contents.image, source: contents.source, destination: contents.destination)
+            return placement != nil
+        } : nil
         let frame = renderer.findDamage(presentation, canvasSize: (canvas.target.width, canvas.target.height),
-                                        background: background)
+                                        background: background, overlay: offer)
         let found = timingClock?.now
         renderer.paint(frame, into: canvas, background: background)
         if let start, let found, let end = timingClock?.now {
             cost.displayList = found - start
             cost.paint = end - found
         }
-        return frame.damage
+        return (frame.damage, placement)
     }
 }
 

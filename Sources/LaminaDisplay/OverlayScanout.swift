@@ -1,0 +1,186 @@
+import LaminaGeometry
+import LaminaPixels
+
+/// The overlay plane of a lit display and the dumb buffers frames are copied into for it:
+/// one shown, one in the flip in flight, one being written, so a buffer the CRTC may still
+/// scan out is never written. A frame already in a buffer (a paused video) is not copied
+/// again. Placements are tested with the driver when what it decides on changes (the
+/// plane, the frame's size, the rectangles); the answer is kept until then.
+final class OverlayScanout {
+    /// The plane frames are shown on.
+    let plane: KMSPlane
+    private let device: KMSDevice
+
+    private struct Slot {
+        var buffer: DumbBuffer
+        var memory: UnsafeMutableRawBufferPointer
+        var framebuffer: UInt32
+        /// The frame the buffer holds (held weakly: a frame nobody shows any more is not kept).
+        weak var image: PixelBuffer?
+    }
+
+    /// Three buffers at most: shown, in flight, being written.
+    static let maximumSlots = 3
+    private var slots: [Slot] = []
+    /// The slot on screen, and the slot in the flip in flight (nil: the flip hides the plane
+    /// or leaves it as it is).
+    private var shownSlot: Int?, queuedSlot: Int?
+    /// Whether the plane shows something now, and whether the flip in flight changes that.
+    private(set) var isShown = false
+    private var queuedShown: Bool?
+    /// What the plane shows, and what the flip in flight puts there.
+    private(set) var shownPlacement: PlanePlacement?
+    private var queuedPlacement: PlanePlacement?
+    /// The last placement the driver was asked about and its answer.
+    private var lastTest: (key: TestKey, refusal: KMSError?)?
+    /// The driver's last refusal, for the log.
+    private(set) var lastRefusal: KMSError?
+
+    private struct TestKey: Equatable {
+        var width: Int, height: Int
+        var source: Rect
+        var destination: PixelRect
+    }
+
+    init(plane: KMSPlane, device: KMSDevice) {
+        self.plane = plane
+        self.device = device
+    }
+
+    /// Copies `image` into a buffer the CRTC is not using (unless one holds it already) and
+    /// asks the driver, with `primary` on the primary plane, whether it takes `source` of it
+    /// at `destination`. The placement for the next flip, or nil when the driver refuses or
+    /// a buffer cannot be made.
+    func prepare(_ image: PixelBuffer, source: Rect, destination: PixelRect, crtc: UInt32,
+                 primary: UInt32) -> PlanePlacement? {
+        let key = TestKey(width: image.width, height: image.height, source: source, destination: destination)
+        if let lastTest, lastTest.key == key, lastTest.refusal != nil { return nil }
+        guard let slot = slot(holding: image) else { return nil }
+        let placement = PlanePlacement(plane: plane.id, framebuffer: slots[slot].framebuffer, source: source,
+                                       destination: destination)
+        if lastTest?.key != key {
+            do {
+                try device.testOverlay(placement, crtc: crtc, primary: primary)
+                lastTest = (key, nil)
+            } catch {
+                lastTest = (key, error)
+                lastRefusal = error
+                return nil
+            }
+        }
+        return placement
+    }
+
+    /// What the next flip does to the plane: shows `placement`, or hides the plane when it
+    /// shows something and no placement is given.
+    func update(for placement: PlanePlacement?) -> OverlayUpdate {
+        if let placement {
+            queuedSlot = slots.firstIndex { $0.framebuffer == placement.framebuffer }
+            queuedShown = true
+            queuedPlacement = placement
+            return .show(placement)
+        }
+        queuedSlot = nil
+        queuedPlacement = nil
+        guard isShown else {
+            queuedShown = nil
+            return .unchanged
+        }
+        queuedShown = false
+        return .hide(plane: plane.id)
+    }
+
+    /// The flip in flight completed: what it carried is on screen.
+    func flipCompleted() {
+        guard let shown = queuedShown else { return }
+        isShown = shown
+        shownSlot = shown ? queuedSlot : nil
+        shownPlacement = shown ? queuedPlacement : nil
+        queuedShown = nil
+        queuedSlot = nil
+    }
+
+    /// A flip was refused: nothing it carried reached the screen.
+    func flipRefused() {
+        queuedShown = nil
+        queuedSlot = nil
+        queuedPlacement = nil
+    }
+
+    /// After a modeset the plane's state is not known: hide it with the next flip.
+    func forgetState() {
+        isShown = true
+        shownSlot = nil
+        shownPlacement = nil
+        queuedShown = nil
+        queuedSlot = nil
+        lastTest = nil
+    }
+
+    /// The shown frame drawn over `frame` where the plane shows it (nearest sample when the
+    /// plane scales), as the CRTC composes it.
+    func compose(onto frame: PixelBuffer) {
+        guard let placement = shownPlacement, let slot = shownSlot, slots.indices.contains(slot) else { return }
+        let b = slots[slot].buffer, memory = slots[slot].memory.baseAddress!
+        let s = placement.source, d = placement.destination
+        for y in max(d.y0, 0)..<max(min(d.y1, frame.height), max(d.y0, 0)) {
+            let sy = min(Int(s.minY + (Double(y - d.y0) + 0.5) * s.height / Double(d.height)), b.height - 1)
+            let row = (memory + sy * b.pitch).assumingMemoryBound(to: UInt32.self)
+            for x in max(d.x0, 0)..<max(min(d.x1, frame.width), max(d.x0, 0)) {
+                let sx = min(Int(s.minX + (Double(x - d.x0) + 0.5) * s.width / Double(d.width)), b.width - 1)
+                frame.pixels[y * frame.stride + x] = row[sx] | 0xFF00_0000
+            }
+        }
+    }
+
+    /// Frees every buffer (the display goes dark or closes).
+    func release() {
+        for slot in slots {
+            device.removeFramebuffer(slot.framebuffer)
+            device.destroyDumbBuffer(slot.buffer, mapping: slot.memory)
+        }
+        slots.removeAll()
+        shownSlot = nil
+        queuedSlot = nil
+        shownPlacement = nil
+        queuedPlacement = nil
+    }
+
+    /// A buffer holding `image`: one that has it already, else a free one (neither shown nor
+    /// in flight) of its size written with it, else a new one.
+    private func slot(holding image: PixelBuffer) -> Int? {
+        if let held = slots.firstIndex(where: { $0.image === image }) { return held }
+        let busy = Set([shownSlot, queuedSlot].compactMap { $0 })
+        var index = slots.indices.first { !busy.contains($0) && slots[$0].buffer.width == image.width
+            && slots[$0].buffer.height == image.height }
+        if index == nil {
+            if slots.count >= Self.maximumSlots, let stale = slots.indices.first(where: { !busy.contains($0) }) {
+                let old = slots.remove(at: stale)
+                device.removeFramebuffer(old.framebuffer)
+                device.destroyDumbBuffer(old.buffer, mapping: old.memory)
+                if let s = shownSlot, s > stale { shownSlot = s - 1 }
+                if let q = queuedSlot, q > stale { queuedSlot = q - 1 }
+            }
+            guard slots.count < Self.maximumSlots, let made = makeSlot(width: image.width, height: image.height) else { return nil }
+            slots.append(made)
+            index = slots.count - 1
+        }
+        guard let index else { return nil }
+        image.copyXRGB8888(into: slots[index].memory.baseAddress!, pitch: slots[index].buffer.pitch)
+        slots[index].image = image
+        return index
+    }
+
+    private func makeSlot(width: Int, height: Int) -> Slot? {
+        guard let buffer = try? device.createDumbBuffer(width: width, height: height, bitsPerPixel: 32) else { return nil }
+        guard let memory = try? device.mapDumbBuffer(buffer) else {
+            device.destroyDumbBuffer(buffer, mapping: nil)
+            return nil
+        }
+        guard let framebuffer = try? device.addFramebuffer(buffer, format: .xrgb8888) else {
+            device.destroyDumbBuffer(buffer, mapping: memory)
+            return nil
+        }
+        return Slot(buffer: buffer, memory: memory, framebuffer: framebuffer, image: nil)
+    }
+}
