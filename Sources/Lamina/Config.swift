@@ -53,6 +53,9 @@ public struct LaminaConfig {
     /// Page flips through legacy `drmModePageFlip` even where the driver takes atomic
     /// commits (`page_flips = "legacy"`).
     public var legacyPageFlips = false
+    /// Whether video may go on the display's overlay plane (`overlay_planes`, default true;
+    /// decision 146).
+    public var overlayPlanes = true
     /// Seconds without a touch before the panel is blanked (DPMS off) until touched; nil
     /// (`0` in the file) never blanks.
     public var blankAfter: Double?
@@ -230,6 +233,7 @@ public struct LaminaConfig {
                                       reason: "'\(Escaped(config.fbdevPath))' is not a /dev path")
                 }
                 config.legacyPageFlips = try table.choice("page_flips", default: "auto", allowed: ["auto", "legacy"]) == "legacy"
+                config.overlayPlanes = try table.bool("overlay_planes", default: true)
                 let blankAfter = try table.number("blank_after", default: 0, in: 0...86_400)
                 config.blankAfter = blankAfter > 0 ? blankAfter : nil
                 config.deviceWait = try table.numberOrAuto("device_wait", in: 0...300)

@@ -91,6 +91,7 @@ extension Daemon {
         runtime.power = next.power
         runtime.setBrightness(next.power.brightness)
         runtime.repaintWindow = next.repaintWindow ?? runtime.loop.isRealTime
+        runtime.usesOverlayPlanes = next.overlayPlanes
         if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
             != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
             runtime.keyboard = try? makeKeyboard(next)

@@ -204,6 +204,7 @@ public enum Daemon {
         // In real time, frames start as late before the vblank as drawing allows; a virtual
         // clock keeps them at the vblank, so its runs do not depend on the host's speed.
         runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
+        runtime.usesOverlayPlanes = config.overlayPlanes
         runtime.blankAfter = config.blankAfter
         runtime.power = config.power
         runtime.backlight = openBacklight(config.backlight, onDummy: onDummy, logger: logger)

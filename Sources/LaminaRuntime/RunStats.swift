@@ -87,6 +87,8 @@ public struct RunStats: Codable, Sendable {
     public var damagedFraction: Double?
     /// The videos playing (nil when the scene has none): who decodes each, and its frames.
     public var videos: [VideoReport]? = nil
+    /// Frames presented with a video on the display's overlay plane (nil when none was).
+    public var overlayPlaneFrames: Int? = nil
 
     /// One line for the log.
     public var summary: String {
@@ -109,6 +111,7 @@ public struct RunStats: Codable, Sendable {
             parts.append("video \(video.name ?? video.source) by \(video.decoder ?? "no decoder yet"): \(video.decoded) decoded, "
                          + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
         }
+        if let overlayPlaneFrames { parts.append("\(overlayPlaneFrames) frames with video on the overlay plane") }
         return parts.joined(separator: ", ")
     }
 
@@ -141,6 +144,7 @@ extension Runtime {
             idleCPUMsPerSecond: idle > 0 ? idleCPU * 1000 / idle : nil,
             frameRequestToFlipMs: RunStats.Percentiles(t.requestLatencies),
             damagedFraction: t.renderedFrames > 0 && screen > 0 ? Double(t.damagedPixels) / (Double(t.renderedFrames) * screen) : nil,
-            videos: videos.all.isEmpty ? nil : videos.all.map(\.report))
+            videos: videos.all.isEmpty ? nil : videos.all.map(\.report),
+            overlayPlaneFrames: frames.overlayFrames > 0 ? frames.overlayFrames : nil)
     }
 }

@@ -14,6 +14,7 @@ extension FileScene {
             case .loops(let l): loops = l
             case .autoplay(let a): autoplay = a
             case .playbackRate(let r): rate = r
+            case .overlayPlane(let allowed): layer.usesOverlayPlane = allowed
             default: break
             }
         }

@@ -197,11 +197,13 @@ enum LayerSetup {
     /// A list layer's row template, by name (compiled into `LayerSpec.listRow`).
     case listRowTemplate(String)
     case rowHeight(Double)
-    /// A video layer's clip, whether it loops, whether it plays from the start, and its rate.
+    /// A video layer's clip, whether it loops, whether it plays from the start, its rate,
+    /// and whether its frames may go on an overlay plane.
     case videoSource(VideoSource)
     case loops(Bool)
     case autoplay(Bool)
     case playbackRate(Double)
+    case overlayPlane(Bool)
     /// A text box's placeholder.
     case placeholder(String)
     /// A text box's longest text, in characters.

@@ -47,7 +47,7 @@ extension LayerSpec.Kind {
         case .slider: return ["range", "step", "enabled", "binding"]
         case .progress: return ["style", "indeterminate", "binding"]
         case .textbox: return ["placeholder", "maxLength", "binding", "font"]
-        case .video: return ["source", "loop", "playing", "rate", "contentsGravity"]
+        case .video: return ["source", "loop", "playing", "rate", "overlayPlane", "contentsGravity"]
         }
     }
 }
@@ -444,6 +444,7 @@ extension SceneFileCompiler {
         case "source": return .videoSource(try videoSource(node, path))
         case "loop": return .loops(try values.bool(node, path))
         case "playing": return .autoplay(try values.bool(node, path))
+        case "overlayPlane": return .overlayPlane(try values.bool(node, path))
         case "rate": return .playbackRate(try values.number(node, path, in: 0...VideoPlayer.maximumRate))
         case "title": return .title(try values.string(node, path, maxLength: 256))
         case "placeholder": return .placeholder(try values.string(node, path, maxLength: 256))

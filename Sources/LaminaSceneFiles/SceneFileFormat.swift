@@ -104,7 +104,7 @@ public enum SceneFileFormat {
         case "contentsGravity": return .choice(ContentsGravity.allCases.map(\.rawValue))
         case "contents": return .image
         case "source": return .video
-        case "loop", "playing": return .boolean
+        case "loop", "playing", "overlayPlane": return .boolean
         case "rate": return .number
         case "contentSize": return .size
         case "paging", "bounces", "indicators": return .boolean

@@ -13,7 +13,9 @@ extension BenchCommand {
         var logger = Logger(label: "lamina-bench")
         logger.logLevel = .error
         let clock: MonotonicClock = self.clock == "virtual" ? VirtualClock() : SystemClock()
-        let display = try Display(device: DummyKMSDevice(clock: clock), clock: clock)
+        let device = DummyKMSDevice(clock: clock)
+        if overlayPlane { device.addOverlayPlane() }
+        let display = try Display(device: device, clock: clock)
         let runtime = Runtime(display: display, clock: clock, background: LaminaConfig().background, logger: logger)
         runtime.timingClock = SystemClock()
         return (runtime, display, clock)
@@ -60,9 +62,14 @@ extension BenchCommand {
             print("video \(video.name ?? video.source): decoded by \(video.decoder ?? "nothing yet"), \(video.decoded) decoded, "
                   + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
         }
+        if overlayPlane {
+            print("overlay plane: video on it in \(runtime.overlayFrames) frames (from the start)"
+                  + (display.overlayRefusal.map { "; refused: \($0)" } ?? ""))
+        }
         if let json {
             let object: [String: Any] = ["workload": "scene", "scene": scene, "clock": self.clock, "seconds": elapsed,
-                                         "frames": costs.count, "cpu_percent": share, "frame_ms": split]
+                                         "frames": costs.count, "cpu_percent": share, "frame_ms": split,
+                                         "overlay_frames": runtime.overlayFrames]
             try Data(JSONDocument.encode(object)).write(to: URL(fileURLWithPath: json))
         }
     }

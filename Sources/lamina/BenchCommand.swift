@@ -47,6 +47,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "scene, list: realtime (the daemon's pacing, the default) or virtual (as fast as it draws).")
     var clock = "realtime"
 
+    @Flag(name: .long, help: "scene: give the dummy display an overlay plane like vkms's (XRGB8888, no scaling), so video can go on it.")
+    var overlayPlane = false
+
     @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
     var workloads: String?
 

@@ -59,6 +59,45 @@ struct SceneFileVideoTests {
         }
     }
 
+    @Test("a file's video at its own size goes on the display's overlay plane, and `overlayPlane: false` keeps it drawn; stats count the frames on the plane")
+    func overlayPlane() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try SweepClip.make(in: folder, name: "sweep.webm")
+        for allowed in [true, false] {
+            let rig = try DummyDisplayRig(width: 400, height: 300, refresh: 60, start: 0)
+            rig.device.addOverlayPlane()
+            let runtime = rig.makeRuntime()
+            let document = try SceneFileFixture.compile("""
+                lamina: 1
+                layers:
+                  - {name: promo, kind: video, source: sweep.webm, overlayPlane: \(allowed),
+                     bounds: [0, 0, 320, 240], position: [200, 150]}
+                  - {name: caption, bounds: [0, 0, 30, 20], position: [385, 290], backgroundColor: "#336699"}
+                """, in: folder)
+            try runtime.install(FileScene.self, settings: FileScene.Settings(document: document))
+            runtime.run(exitAfter: 0.5, untilSettled: false)
+            let composed = try #require(try rig.display.captureComposedFrame())
+            #expect(SweepClip.frameShown(composed, x: 40, y: 30) != nil, "the video on the panel")
+            #expect(composed[380, 290] == 0xFF33_6699, "the caption beside it")
+            if allowed {
+                #expect(rig.device.overlayShown?.destination == PixelRect(x0: 40, y0: 30, x1: 360, y1: 270))
+                #expect(SweepClip.frameShown(rig.display.readFront(), x: 40, y: 30) == nil, "not drawn into the primary")
+                #expect((runtime.stats.overlayPlaneFrames ?? 0) >= 14, "\(String(describing: runtime.stats.overlayPlaneFrames))")
+                #expect(runtime.stats.summary.contains("frames with video on the overlay plane"))
+            } else {
+                #expect(rig.device.overlayShown == nil && rig.device.overlayTests.asked == 0)
+                #expect(runtime.stats.overlayPlaneFrames == nil)
+            }
+        }
+        do {
+            _ = try SceneFileFixture.compile("lamina: 1\nlayers:\n  - {kind: video, source: sweep.webm, overlayPlane: maybe}\n", in: folder)
+            Issue.record("overlayPlane: maybe was taken")
+        } catch {
+            #expect("\(error)".contains("layers[0].overlayPlane"), "\(error)")
+        }
+    }
+
     @Test("a scene file's video plays every frame; `lamina ctl video` plays, seeks and loops it; subscribers hear ready and ended; stats names the decoder")
     func playsAndIsDriven() throws {
         let folder = try SceneFileFixture.folder()

@@ -1,0 +1,93 @@
+import Foundation
+import Lamina
+@testable import LaminaRuntime
+import LaminaDisplay
+import LaminaGeometry
+import LaminaLayers
+import LaminaPixels
+import LaminaSystem
+import LaminaTestSupport
+import Testing
+
+/// A sweep clip at its own size at (100, 80), and a badge that can be moved over it.
+final class KernelVideoScene: Scene {
+    static let name = "kernel-video"
+    static let summary = "a looping sweep clip and a badge"
+    nonisolated(unsafe) static var source = ""
+    static let origin = (x: 100, y: 80)
+    let player: VideoPlayer
+    let badge = Layer()
+
+    init(context: SceneContext, settings: NoSettings) throws {
+        player = try VideoPlayer(source: try VideoSource(Self.source), context: context, loops: true)
+        let layer = VideoLayer(player: player)
+        layer.frame = Rect(x: Double(Self.origin.x), y: Double(Self.origin.y), width: Double(SweepClip.width), height: Double(SweepClip.height))
+        context.rootLayer.addSublayer(layer)
+        badge.backgroundColor = Color(red: 0.9, green: 0.1, blue: 0.1)
+        badge.frame = Rect(x: 700, y: 500, width: 60, height: 60)
+        context.rootLayer.addSublayer(badge)
+        player.play()
+    }
+}
+
+/// Video on vkms's overlay plane (`enable_overlay`): the plane's atomic state and what the
+/// CRTC composes, read back through writeback.
+extension KernelDisplayTests {
+    @Test("video on vkms's overlay plane: the plane scans it out (atomic state), the frame read back has the sweep at its place, a layer over it sends it to composition and back, and loops show no black frame")
+    func videoOnOverlayPlane() throws {
+        let path = try SweepClip.make()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        KernelVideoScene.source = path
+        let device = try DRMDevice(path: KernelDisplay.card)
+        let display = try Display(device: device)
+        defer { display.close() }
+        let overlay = try #require(display.overlayPlane, "vkms lists an overlay plane (enable_overlay=1)")
+        let log = CapturedLog()
+        let runtime = Runtime(display: display, clock: SystemClock(), background: Color(red: 0.2, green: 0.2, blue: 0.2),
+                              logger: log.logger())
+        let scene = try runtime.install(KernelVideoScene.self, settings: NoSettings())
+        let origin = KernelVideoScene.origin
+        func composed() throws -> PixelBuffer { try #require(try display.captureComposedFrame(), "vkms has writeback") }
+        func moveBadge(to point: Point) {
+            Transaction.begin()
+            Transaction.disableActions = true
+            scene.badge.position = point
+            Transaction.commit()
+        }
+
+        #expect(runtime.run(until: { runtime.overlayPlacement != nil && scene.player.statistics.shown > 3 }), "\(log.lines)")
+        let placement = try #require(runtime.overlayPlacement)
+        #expect(placement.plane == overlay.id)
+        #expect(placement.destination == PixelRect(x0: origin.x, y0: origin.y, x1: origin.x + SweepClip.width, y1: origin.y + SweepClip.height))
+        let state = try #require(device.planeState(overlay.id))
+        #expect(state.framebuffer != 0 && state.crtc == display.crtc, "the overlay plane scans out a framebuffer on the CRTC")
+        #expect(SweepClip.frameShown(try composed(), x: origin.x, y: origin.y) != nil, "the sweep on the panel, at its place")
+        #expect(SweepClip.frameShown(display.readFront(), x: origin.x, y: origin.y) == nil, "not drawn into the primary")
+
+        moveBadge(to: Point(x: 150, y: 110))                       // over the video's top-left corner
+        #expect(runtime.run(until: { runtime.overlayPlacement == nil && device.planeState(overlay.id)?.framebuffer == 0 }),
+                "\(log.lines)")
+        runtime.run(exitAfter: 0.3, untilSettled: false)
+        #expect(SweepClip.frameShown(try composed(), x: origin.x, y: origin.y) != nil, "composited: still on the panel")
+        #expect(SweepClip.frameShown(display.readFront(), x: origin.x, y: origin.y) != nil, "drawn into the primary")
+
+        moveBadge(to: Point(x: 730, y: 530))
+        #expect(runtime.run(until: { runtime.overlayPlacement != nil && device.planeState(overlay.id)?.framebuffer != 0 }),
+                "\(log.lines)")
+
+        // Ten passes of the one-second clip, the panel read back twice a pass: never black.
+        // Frames passed, shown or dropped: real time goes on however slow the machine is.
+        func passed() -> Int { scene.player.statistics.shown + scene.player.statistics.dropped }
+        let start = passed()
+        var samples: [Int?] = []
+        while passed() < start + 10 * SweepClip.frames, samples.count < 8 * Int(KernelPacing.patience) {
+            runtime.run(exitAfter: 0.5, untilSettled: false)
+            samples.append(SweepClip.frameShown(try composed(), x: origin.x, y: origin.y))
+        }
+        #expect(passed() >= start + 10 * SweepClip.frames, "ten passes played")
+        #expect(samples.count >= 10 && samples.allSatisfy { $0 != nil }, "\(samples)")
+        #expect(runtime.overlayFrames > 10 * SweepClip.frames)
+        print("video on vkms's overlay plane \(overlay.id): \(runtime.overlayFrames) frames on the plane, \(samples.count) read back, "
+              + "\(scene.player.statistics.shown) shown, \(scene.player.statistics.dropped) dropped, \(scene.player.statistics.late) late")
+    }
+}
