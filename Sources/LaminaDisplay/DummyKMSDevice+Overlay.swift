@@ -62,17 +62,9 @@ extension DummyKMSDevice {
         }
     }
 
-    /// The overlay over the primary: opaque, so its pixels replace the frame's (nearest
-    /// sample when it scales).
+    /// The overlay over the primary, as the CRTC blends it.
     func compose(_ overlay: PlanePlacement, onto frame: PixelBuffer) {
         guard let image = framebufferImage(overlay.framebuffer) else { return }
-        let s = overlay.source, d = overlay.destination
-        for y in max(d.y0, 0)..<min(d.y1, frame.height) {
-            let sy = min(Int(s.minY + (Double(y - d.y0) + 0.5) * s.height / Double(d.height)), image.height - 1)
-            for x in max(d.x0, 0)..<min(d.x1, frame.width) {
-                let sx = min(Int(s.minX + (Double(x - d.x0) + 0.5) * s.width / Double(d.width)), image.width - 1)
-                frame.pixels[y * frame.stride + x] = image.pixels[sy * image.stride + sx] | 0xFF00_0000
-            }
-        }
+        overlay.compose(image, onto: frame)
     }
 }

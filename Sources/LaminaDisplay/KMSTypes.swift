@@ -269,6 +269,21 @@ public struct PlanePlacement: Hashable, Sendable {
         self.source = source
         self.destination = destination
     }
+
+    /// `image` (the framebuffer's pixels) drawn over `frame` as the CRTC blends an opaque
+    /// plane: its source's pixels replace the frame's at the destination (nearest sample when
+    /// the plane scales). For read-back and screenshots.
+    public func compose(_ image: PixelBuffer, onto frame: PixelBuffer) {
+        let s = source, d = destination
+        guard image.width > 0, image.height > 0 else { return }
+        for y in max(d.y0, 0)..<max(min(d.y1, frame.height), max(d.y0, 0)) {
+            let sy = min(max(Int(s.minY + (Double(y - d.y0) + 0.5) * s.height / Double(d.height)), 0), image.height - 1)
+            for x in max(d.x0, 0)..<max(min(d.x1, frame.width), max(d.x0, 0)) {
+                let sx = min(max(Int(s.minX + (Double(x - d.x0) + 0.5) * s.width / Double(d.width)), 0), image.width - 1)
+                frame.pixels[y * frame.stride + x] = image.pixels[sy * image.stride + sx] | 0xFF00_0000
+            }
+        }
+    }
 }
 
 /// What a page flip does to an overlay plane, in the same atomic commit as the primary's

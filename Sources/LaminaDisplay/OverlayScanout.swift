@@ -121,16 +121,9 @@ final class OverlayScanout {
     /// plane scales), as the CRTC composes it.
     func compose(onto frame: PixelBuffer) {
         guard let placement = shownPlacement, let slot = shownSlot, slots.indices.contains(slot) else { return }
-        let b = slots[slot].buffer, memory = slots[slot].memory.baseAddress!
-        let s = placement.source, d = placement.destination
-        for y in max(d.y0, 0)..<max(min(d.y1, frame.height), max(d.y0, 0)) {
-            let sy = min(Int(s.minY + (Double(y - d.y0) + 0.5) * s.height / Double(d.height)), b.height - 1)
-            let row = (memory + sy * b.pitch).assumingMemoryBound(to: UInt32.self)
-            for x in max(d.x0, 0)..<max(min(d.x1, frame.width), max(d.x0, 0)) {
-                let sx = min(Int(s.minX + (Double(x - d.x0) + 0.5) * s.width / Double(d.width)), b.width - 1)
-                frame.pixels[y * frame.stride + x] = row[sx] | 0xFF00_0000
-            }
-        }
+        let b = slots[slot].buffer
+        let image = PixelBuffer(xrgb8888: slots[slot].memory.baseAddress!, pitch: b.pitch, width: b.width, height: b.height)
+        placement.compose(image, onto: frame)
     }
 
     /// Frees every buffer (the display goes dark or closes).
