@@ -82,10 +82,12 @@ struct DrawKey: Hashable {
 struct DrawRecord: Equatable {
     var box: PixelRect
     var digest: Int
-    /// Whether the layer paints anything of its own (a background, contents, a border, a
-    /// shadow, its kind's content, or a mask over its subtree): a bare container does not,
-    /// and so draws nothing over an overlay plane beneath it.
-    var paints = true
+    /// Where the layer paints anything of its own (a background, contents, a border, a
+    /// shadow, its kind's content, or a mask over its subtree), for what an overlay plane
+    /// beneath it must not meet: nil for a bare container, which paints nothing; the
+    /// rectangle itself, without `box`'s pixel of anti-aliasing, for one drawn on whole
+    /// pixels (a bar touching a video's edge does not cover it).
+    var paintBox: PixelRect?
 }
 
 /// What a layer kind's own content needs to append its operations (Layer's kind hooks).

@@ -38,7 +38,7 @@ struct DisplayListBuilder {
         var key: DrawKey
         var box: PixelRect
         var digest: Hasher
-        var paints = true
+        var paintBox: PixelRect?
     }
 
     private let canvasSize: (width: Int, height: Int)
@@ -346,9 +346,9 @@ struct DisplayListBuilder {
         digest.combine(grouped)
         layer.hashDrawing(into: &digest)
         order += 1
-        let paints = layer.maskLayer != nil || layer.backgroundColor != nil || layer.contents != nil
-            || (layer.shadowOpacity > 0 && layer.shadowColor != nil) || (layer.borderColor != nil && layer.borderWidth > 0)
-            || layer.kindContentElementCount > 0
+        let shadow = layer.shadowOpacity > 0 && layer.shadowColor != nil
+        let paints = layer.maskLayer != nil || layer.backgroundColor != nil || layer.contents != nil || shadow
+            || (layer.borderColor != nil && layer.borderWidth > 0) || layer.kindContentElementCount > 0
         let box: PixelRect
         if layer.maskLayer != nil {
             // A mask changes the pixels of the whole subtree: the box covers everything the
@@ -360,11 +360,16 @@ struct DisplayListBuilder {
         } else {
             box = PixelRect(width: canvasSize.width, height: canvasSize.height)
         }
-        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paints: paints)
+        var paintBox = paints ? box : nil
+        if paints, layer.maskLayer == nil, !shadow, layer.kindContentExtent == nil, layer.cornerRadius <= 0,
+           let local = DrawingGeometry.ownBox(of: layer, toDevice: place.device), let exact = DrawingGeometry.wholePixels(local) {
+            paintBox = exact.intersection(box)                // an axis-aligned rectangle on whole pixels spills nowhere
+        }
+        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox)
     }
 
     private mutating func finish(_ pending: PendingRecord) {
-        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(), paints: pending.paints)))
+        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(), paintBox: pending.paintBox)))
     }
 
     private mutating func nextKey(for layer: Layer) -> DrawKey {

@@ -26,7 +26,7 @@ extension Renderer {
             let destination = whole.intersection(candidate.clip)
             guard !destination.isEmpty, destination.area > best?.contents.destination.area ?? 0 else { continue }
             let covered = list.records[(candidate.record + 1)...].contains { _, record in
-                record.paints && !record.box.intersection(destination).isEmpty
+                record.paintBox.map { !$0.intersection(destination).isEmpty } ?? false
             }
             guard !covered else { continue }
             let sx = Double(candidate.image.width) / Double(whole.width)

@@ -112,6 +112,26 @@ struct VideoPlaneTests {
         #expect(scene.player.statistics.dropped == 0 && scene.player.statistics.late == 0)
     }
 
+    @Test("a bar touching the video's edge leaves it on the plane; overlapping it by one pixel does not")
+    func touchingIsNotCovering() throws {
+        for overlap in [0.0, 1.0] {
+            let (path, rig, runtime, scene, _) = try Self.start(loops: false)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            rig.device.overlayScales = true
+            let bar = Layer()
+            bar.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.6, alpha: 1)
+            Transaction.begin()
+            Transaction.disableActions = true
+            scene.layer.frame = Rect(x: 0, y: 0, width: 320, height: 180)
+            bar.frame = Rect(x: 0, y: 180 - overlap, width: 320, height: 60 + overlap)
+            scene.layer.superlayer?.addSublayer(bar)
+            Transaction.commit()
+            scene.player.play()
+            _ = Self.play(rig, runtime) { scene.player.statistics.shown >= 5 }
+            #expect((rig.device.overlayShown != nil) == (overlap == 0), "overlap \(overlap): \(String(describing: rig.device.overlayShown))")
+        }
+    }
+
     @Test("ten loops on the plane: frame 0 follows frame 29 a thirtieth of a second later, never a black frame")
     func tenLoopsOnPlane() throws {
         let (path, rig, runtime, scene, _) = try Self.start(loops: true)
