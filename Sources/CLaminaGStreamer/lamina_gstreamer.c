@@ -50,6 +50,10 @@ static struct {
     int (*buffer_map)(GstBuffer *, GstMapInfo *, int);
     void (*buffer_unmap)(GstBuffer *, GstMapInfo *);
     void (*mini_object_unref)(void *);
+    void *(*mini_object_ref)(void *);
+    void *(*buffer_pool_get_config)(void *);
+    int (*buffer_pool_config_get_params)(void *, void **, unsigned *, unsigned *, unsigned *);
+    void (*structure_free)(void *);
     void *(*element_get_bus)(void *);
     void *(*bus_pop_filtered)(void *, int);
     void (*message_parse_error)(void *, GError **, char **);
@@ -105,6 +109,10 @@ static void load(void) {
     *(void **)&gst.buffer_map = symbol(core, "gst_buffer_map");
     *(void **)&gst.buffer_unmap = symbol(core, "gst_buffer_unmap");
     *(void **)&gst.mini_object_unref = symbol(core, "gst_mini_object_unref");
+    *(void **)&gst.mini_object_ref = symbol(core, "gst_mini_object_ref");
+    *(void **)&gst.buffer_pool_get_config = symbol(core, "gst_buffer_pool_get_config");
+    *(void **)&gst.buffer_pool_config_get_params = symbol(core, "gst_buffer_pool_config_get_params");
+    *(void **)&gst.structure_free = symbol(core, "gst_structure_free");
     *(void **)&gst.element_get_bus = symbol(core, "gst_element_get_bus");
     *(void **)&gst.bus_pop_filtered = symbol(core, "gst_bus_pop_filtered");
     *(void **)&gst.message_parse_error = symbol(core, "gst_message_parse_error");
@@ -195,6 +203,47 @@ int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes,
 }
 
 void lamina_gst_sample_unref(void *sample) { gst.mini_object_unref(sample); }
+
+/// A sample kept with its buffer mapped.
+typedef struct { void *sample; GstBuffer *buffer; GstMapInfo map; } HeldSample;
+
+/// The fewest buffers a pool must allow (0: any number) for its frames to be held.
+enum { HOLDABLE_POOL_BUFFERS = 32 };
+
+void *lamina_gst_sample_hold(void *sample, size_t bytes, const uint8_t **data) {
+    GstBuffer *buffer = gst.sample_get_buffer(sample);
+    if (!buffer) return NULL;
+    if (buffer->pool) {
+        void *config = gst.buffer_pool_get_config(buffer->pool);
+        unsigned size = 0, min = 0, max = 0;
+        int known = config && gst.buffer_pool_config_get_params(config, NULL, &size, &min, &max);
+        if (config) gst.structure_free(config);
+        if (!known || (max != 0 && max < HOLDABLE_POOL_BUFFERS)) return NULL;
+    }
+    HeldSample *held = malloc(sizeof *held);
+    if (!held) return NULL;
+    if (!gst.buffer_map(buffer, &held->map, MAP_READ)) {
+        free(held);
+        return NULL;
+    }
+    if (held->map.size < bytes || ((uintptr_t)held->map.data & 3) != 0) {
+        gst.buffer_unmap(buffer, &held->map);
+        free(held);
+        return NULL;
+    }
+    held->sample = gst.mini_object_ref(sample);
+    held->buffer = buffer;
+    *data = held->map.data;
+    return held;
+}
+
+void lamina_gst_sample_release(void *handle) {
+    HeldSample *held = handle;
+    if (!held) return;
+    gst.buffer_unmap(held->buffer, &held->map);
+    gst.mini_object_unref(held->sample);
+    free(held);
+}
 
 int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size) {
     void *bus = gst.element_get_bus(pipeline);

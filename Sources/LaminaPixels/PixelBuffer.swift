@@ -42,9 +42,29 @@ public final class PixelBuffer {
         self.stride = rowPixels
         pixels = .allocate(capacity: max(rowPixels * height, 1))
         if zeroed { pixels.initialize(repeating: 0) }
+        release = nil
     }
 
-    deinit { pixels.deallocate() }
+    /// Memory another owner lends (nil: the buffer allocated its own), given back on deinit.
+    private let release: (() -> Void)?
+
+    /// Pixels in memory another owner holds (a decoded video frame in GStreamer's buffer,
+    /// read in place): `stride · height` of them from `memory`, which must stay valid, and
+    /// not be written by anyone, until `release` runs when the buffer goes away. Lamina
+    /// only reads such a buffer (it is an image's contents, never a canvas's target).
+    public init(borrowing memory: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int,
+                release: @escaping () -> Void) {
+        precondition(width > 0 && height > 0 && stride >= width, "a borrowed buffer has pixels and a stride at least its width")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        pixels = UnsafeMutableBufferPointer(start: memory, count: stride * height)
+        self.release = release
+    }
+
+    deinit {
+        if let release { release() } else { pixels.deallocate() }
+    }
 
     /// The whole buffer as a rectangle at the origin.
     public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }

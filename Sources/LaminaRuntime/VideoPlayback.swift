@@ -41,10 +41,13 @@ public struct VideoReport: Codable, Sendable, Equatable {
     public var dropped: Int
     /// Display frames that waited for the decoder.
     public var late: Int
+    /// Frames copied out of GStreamer's buffers (the rest are read in place: a decoder whose
+    /// buffers come from a small pool has every frame copied, so none is held from it).
+    public var copied: Int
 
     /// A report from its parts.
     public init(name: String?, source: String, decoder: String?, playing: Bool, position: Double,
-                decoded: Int, shown: Int, dropped: Int, late: Int) {
+                decoded: Int, shown: Int, dropped: Int, late: Int, copied: Int = 0) {
         self.name = name
         self.source = source
         self.decoder = decoder
@@ -54,6 +57,7 @@ public struct VideoReport: Codable, Sendable, Equatable {
         self.shown = shown
         self.dropped = dropped
         self.late = late
+        self.copied = copied
     }
 }
 

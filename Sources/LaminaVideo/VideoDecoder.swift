@@ -79,13 +79,22 @@ public final class VideoDecoder: @unchecked Sendable {
         var lastTime: Double?
         var lastDuration = 1.0 / 30
         var decoded = 0
+        /// Frames copied out of GStreamer (its buffer could not be held).
+        var copied = 0
         var decoderName: String?
     }
 
     /// Opens `source` and starts decoding it; a decoder that `loops` plays it again from the
     /// start each time it ends. Throws when GStreamer cannot be loaded or the pipeline cannot
     /// be made; errors met while playing are ``failure``.
-    public init(source: VideoSource, loops: Bool = false) throws(VideoError) {
+    public convenience init(source: VideoSource, loops: Bool = false) throws(VideoError) {
+        try self.init(source: source, loops: loops, readsInPlace: true)
+    }
+
+    /// As `init(source:loops:)`; `readsInPlace` false copies every frame out of GStreamer
+    /// (a test holds the two ways to the same pixels).
+    init(source: VideoSource, loops: Bool, readsInPlace: Bool) throws(VideoError) {
+        self.readsInPlace = readsInPlace
         var message = [CChar](repeating: 0, count: 512)
         guard lamina_gst_load(&message, message.count) == 0 else {
             throw VideoError("GStreamer cannot be loaded: \(Self.text(message))")
@@ -200,6 +209,11 @@ public final class VideoDecoder: @unchecked Sendable {
 
     /// Frames decoded so far.
     public var framesDecoded: Int { state.withLock { $0.decoded } }
+    /// Whether frames are read in place from GStreamer's buffers where it lets them be held.
+    let readsInPlace: Bool
+
+    /// Frames copied out of GStreamer's buffers so far (the rest are read in place).
+    public var framesCopied: Int { state.withLock { $0.copied } }
 
     /// The GStreamer element decoding the video (`avdec_h264`, `vp9dec`, `v4l2h264dec`,
     /// `vah264dec`…), once the first frame is out; never a secret.
@@ -281,8 +295,9 @@ public final class VideoDecoder: @unchecked Sendable {
         wakeup.signal()
     }
 
-    /// A sample's pixels copied into a frame of their own (opaque: `videoconvert` gives a
-    /// video without alpha an alpha of 255), and queued.
+    /// A sample's pixels as a frame (opaque: `videoconvert` gives a video without alpha an
+    /// alpha of 255), and queued: read in place from GStreamer's buffer, held until the frame
+    /// goes away, where GStreamer lets it be held (`lamina_gst_sample_hold`); else copied.
     /// Nil when queued, else why the frame cannot be shown.
     private func queue(_ sample: UnsafeMutableRawPointer) -> String? {
         var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0, duration: UInt64 = 0
@@ -292,11 +307,21 @@ public final class VideoDecoder: @unchecked Sendable {
         guard Int(width) * Int(height) <= Self.maximumFramePixels else {
             return "its frames are \(width)x\(height), more than the \(Self.maximumFramePixels) pixels a video may have"
         }
-        let image = PixelBuffer(unclearedWidth: Int(width), height: Int(height))   // every row is copied in
-        let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
-            lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
+        let image: PixelBuffer
+        var data: UnsafePointer<UInt8>?
+        if readsInPlace, let held = lamina_gst_sample_hold(sample, Int(stride) * Int(height), &data), let data {
+            let pixels = UnsafeMutableRawPointer(mutating: data).assumingMemoryBound(to: UInt32.self)
+            image = PixelBuffer(borrowing: pixels, width: Int(width), height: Int(height), stride: Int(stride) / 4) {
+                lamina_gst_sample_release(held)
+            }
+        } else {
+            image = PixelBuffer(unclearedWidth: Int(width), height: Int(height))   // every row is copied in
+            let copied = image.pixels.withMemoryRebound(to: UInt8.self) { bytes in
+                lamina_gst_sample_copy_rows(sample, stride, width * 4, height, bytes.baseAddress, Int32(image.stride * 4))
+            }
+            guard copied == 0 else { return "a decoded frame could not be read" }
+            state.withLock { $0.copied += 1 }
         }
-        guard copied == 0 else { return "a decoded frame could not be read" }
         image.isOpaque = true                       // videoconvert gives a video without alpha an alpha of 255
         var name: String?
         if state.withLock({ $0.decoderName == nil }) {

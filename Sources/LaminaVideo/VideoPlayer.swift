@@ -34,6 +34,8 @@ public final class VideoPlayer: VideoPlayback {
         public var dropped = 0
         /// Display frames at which the frame due was not decoded yet (the previous one stayed).
         public var late = 0
+        /// Frames copied out of GStreamer's buffers; the others were read in place.
+        public var copied = 0
     }
 
     /// The fastest rate a video plays at.
@@ -103,7 +105,8 @@ public final class VideoPlayer: VideoPlayback {
     /// Its state and counters, as `stats` reports them.
     public var report: VideoReport {
         VideoReport(name: name, source: source.text, decoder: statistics.decoder, playing: isPlaying, position: currentTime,
-                    decoded: statistics.decoded, shown: statistics.shown, dropped: statistics.dropped, late: statistics.late)
+                    decoded: statistics.decoded, shown: statistics.shown, dropped: statistics.dropped, late: statistics.late,
+                    copied: statistics.copied)
     }
 
     /// Where the playhead is in the clip, in seconds (the frame shown's place in it).
@@ -178,6 +181,7 @@ public final class VideoPlayer: VideoPlayback {
             statistics.late += 1
         }
         statistics.decoded = decoder.framesDecoded
+        statistics.copied = decoder.framesCopied
         statistics.decoder = decoder.decoderName
         if let failure = decoder.failure, !reportedFailure {
             reportedFailure = true

@@ -22,8 +22,11 @@ struct VideoDecoderTests {
 
     /// Every frame of `source`, taken as the loop takes them: waiting on the decoder's wakeup
     /// descriptor, then taking what it queued, until the stream ends.
-    static func decodeAll(_ source: VideoSource) throws -> [VideoFrame] {
-        let decoder = try VideoDecoder(source: source)
+    static func decodeAll(_ source: VideoSource, readsInPlace: Bool = true) throws -> [VideoFrame] {
+        try decodeAll(VideoDecoder(source: source, loops: false, readsInPlace: readsInPlace))
+    }
+
+    static func decodeAll(_ decoder: VideoDecoder) throws -> [VideoFrame] {
         var frames: [VideoFrame] = []
         while true {
             var poll = pollfd(fd: decoder.wakeup.descriptor, events: Int16(POLLIN), revents: 0)
@@ -65,6 +68,23 @@ struct VideoDecoderTests {
                         "bar \(k) at x \(x): \(found), expected about \(expected)")
             }
             #expect(frame.image[0, 0] >> 24 == 0xFF, "opaque")
+        }
+    }
+
+    @Test("frames read in place from GStreamer's buffers are the frames copied out of them, pixel for pixel; none is copied")
+    func readInPlace() throws {
+        let path = try SweepClip.make()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let inPlace = try VideoDecoder(source: try VideoSource(path), loops: false, readsInPlace: true)
+        let held = try Self.decodeAll(inPlace)
+        let copying = try VideoDecoder(source: try VideoSource(path), loops: false, readsInPlace: false)
+        let copied = try Self.decodeAll(copying)
+        #expect(held.count == SweepClip.frames && copied.count == SweepClip.frames)
+        #expect(inPlace.framesCopied == 0, "videoconvert's buffers come from a pool without a limit: every frame held")
+        #expect(copying.framesCopied == SweepClip.frames)
+        for (a, b) in zip(held, copied) {
+            #expect(a.time == b.time && Pixels.differing(a.image, b.image) == 0, "frame at \(a.time)")
+            #expect(SweepClip.frameShown(a.image) == Int((a.time * 30).rounded()))
         }
     }
 

@@ -48,6 +48,17 @@ int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes,
 /// Drops the sample.
 void lamina_gst_sample_unref(void *sample);
 
+/// Keeps `sample` alive with its buffer mapped for reading, so its pixels are read in place
+/// (no copy): their address through `data`; the handle to give `lamina_gst_sample_release`.
+/// NULL (copy the rows instead) when the buffer maps to fewer than `bytes` bytes, is not
+/// aligned to 4, or comes from a pool that allows fewer than 32 buffers: holding a frame
+/// keeps its buffer from the pool, and a decoder with few (a V4L2 decoder's capture
+/// buffers) would wait for them.
+void *lamina_gst_sample_hold(void *sample, size_t bytes, const uint8_t **data);
+
+/// Unmaps and lets go of a sample `lamina_gst_sample_hold` kept.
+void lamina_gst_sample_release(void *held);
+
 /// The first error message waiting on the pipeline's bus, removed from it: 1 with its text in
 /// `message` (the element that posted it, then GStreamer's description), 0 when there is none.
 int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size);
