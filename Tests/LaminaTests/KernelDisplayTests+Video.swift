@@ -84,15 +84,18 @@ extension KernelDisplayTests {
         // Ten passes of the one-second clip, the panel read back twice a pass: never black.
         // Frames passed, shown or dropped: real time goes on however slow the machine is.
         func passed() -> Int { scene.player.statistics.shown + scene.player.statistics.dropped }
-        let start = passed()
+        let start = passed(), onPlaneBefore = runtime.overlayFrames
         var samples: [Int?] = []
         while passed() < start + 10 * SweepClip.frames, samples.count < 8 * Int(KernelPacing.patience) {
             runtime.run(exitAfter: 0.5, untilSettled: false)
             samples.append(SweepClip.frameShown(try composed(), x: origin.x, y: origin.y))
         }
         #expect(passed() >= start + 10 * SweepClip.frames, "ten passes played")
-        #expect(samples.count >= 10 && samples.allSatisfy { $0 != nil }, "\(samples)")
-        #expect(runtime.overlayFrames > 10 * SweepClip.frames)
+        // How many frames reach the glass depends on the machine (an emulated one drops
+        // many); that they come on the plane, and the bars at every read-back, does not.
+        #expect(samples.count >= 5 && samples.allSatisfy { $0 != nil }, "\(samples)")
+        #expect(runtime.overlayFrames > onPlaneBefore && runtime.overlayPlacement != nil
+                && device.planeState(overlay.id)?.framebuffer != 0, "still on the plane")
         print("video on vkms's overlay plane \(overlay.id): \(runtime.overlayFrames) frames on the plane, \(samples.count) read back, "
               + "\(scene.player.statistics.shown) shown, \(scene.player.statistics.dropped) dropped, \(scene.player.statistics.late) late")
     }
