@@ -350,20 +350,21 @@ struct DisplayListBuilder {
         let paints = layer.maskLayer != nil || layer.backgroundColor != nil || layer.contents != nil || shadow
             || (layer.borderColor != nil && layer.borderWidth > 0) || layer.kindContentElementCount > 0
         let box: PixelRect
+        let local = layer.maskLayer == nil ? DrawingGeometry.ownBox(of: layer, toDevice: place.device) : nil
         if layer.maskLayer != nil {
             // A mask changes the pixels of the whole subtree: the box covers everything the
             // layer and its sublayers draw.
             box = DrawingGeometry.deviceBounds(of: layer, toDevice: place.device, canvasSize: canvasSize)
-        } else if let local = DrawingGeometry.ownBox(of: layer, toDevice: place.device) {
+        } else if let local {
             box = PixelRect(x0: Int(saturating: local.minX.rounded(.down)) - 1, y0: Int(saturating: local.minY.rounded(.down)) - 1,
                             x1: Int(saturating: local.maxX.rounded(.up)) + 1, y1: Int(saturating: local.maxY.rounded(.up)) + 1)
         } else {
             box = PixelRect(width: canvasSize.width, height: canvasSize.height)
         }
         var paintBox = paints ? box : nil
-        if paints, layer.maskLayer == nil, !shadow, layer.kindContentExtent == nil, layer.cornerRadius <= 0,
-           let local = DrawingGeometry.ownBox(of: layer, toDevice: place.device), let exact = DrawingGeometry.wholePixels(local) {
-            paintBox = exact.intersection(box)                // an axis-aligned rectangle on whole pixels spills nowhere
+        // A background, contents or border filling a box on whole pixels spills nowhere.
+        if paints, !shadow, layer.kindContentElementCount == 0, let local, let exact = DrawingGeometry.wholePixels(local) {
+            paintBox = exact.intersection(box)
         }
         return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox)
     }
