@@ -11,9 +11,6 @@ extension Display {
     /// when the CRTC has none.
     public var overlayPlane: KMSPlane? { findOverlay()?.plane }
 
-    /// Whether the overlay plane shows something now.
-    public var overlayIsShown: Bool { overlayScanout?.isShown ?? false }
-
     /// The driver's last refusal of an overlay placement, for the log.
     public var overlayRefusal: KMSError? { overlayScanout?.lastRefusal }
 

@@ -22,15 +22,12 @@ final class OverlayScanout {
     /// Three buffers at most: shown, in flight, being written.
     static let maximumSlots = 3
     private var slots: [Slot] = []
-    /// The slot on screen, and the slot in the flip in flight (nil: the flip hides the plane
-    /// or leaves it as it is).
-    private var shownSlot: Int?, queuedSlot: Int?
-    /// Whether the plane shows something now, and whether the flip in flight changes that.
-    private(set) var isShown = false
-    private var queuedShown: Bool?
-    /// What the plane shows, and what the flip in flight puts there.
+    /// What the plane shows (nil: nothing, or not known after a modeset).
     private(set) var shownPlacement: PlanePlacement?
-    private var queuedPlacement: PlanePlacement?
+    /// True after a modeset: the plane may still show an earlier frame, so it is hidden.
+    private var stateUnknown = false
+    /// What the flip in flight does to the plane (nil: nothing).
+    private var inFlight: OverlayUpdate?
     /// The last placement the driver was asked about and its answer.
     private var lastTest: (key: TestKey, refusal: KMSError?)?
     /// The driver's last refusal, for the log.
@@ -72,55 +69,46 @@ final class OverlayScanout {
     }
 
     /// What the next flip does to the plane: shows `placement`, or hides the plane when it
-    /// shows something and no placement is given.
+    /// may show something and no placement is given.
     func update(for placement: PlanePlacement?) -> OverlayUpdate {
+        let update: OverlayUpdate
         if let placement {
-            queuedSlot = slots.firstIndex { $0.framebuffer == placement.framebuffer }
-            queuedShown = true
-            queuedPlacement = placement
-            return .show(placement)
+            update = .show(placement)
+        } else {
+            update = shownPlacement != nil || stateUnknown ? .hide(plane: plane.id) : .unchanged
         }
-        queuedSlot = nil
-        queuedPlacement = nil
-        guard isShown else {
-            queuedShown = nil
-            return .unchanged
-        }
-        queuedShown = false
-        return .hide(plane: plane.id)
+        inFlight = update
+        return update
     }
 
     /// The flip in flight completed: what it carried is on screen.
     func flipCompleted() {
-        guard let shown = queuedShown else { return }
-        isShown = shown
-        shownSlot = shown ? queuedSlot : nil
-        shownPlacement = shown ? queuedPlacement : nil
-        queuedShown = nil
-        queuedSlot = nil
+        switch inFlight {
+        case .show(let placement)?: shownPlacement = placement; stateUnknown = false
+        case .hide?: shownPlacement = nil; stateUnknown = false
+        case .unchanged?, nil: break
+        }
+        inFlight = nil
     }
 
     /// A flip was refused: nothing it carried reached the screen.
     func flipRefused() {
-        queuedShown = nil
-        queuedSlot = nil
-        queuedPlacement = nil
+        inFlight = nil
     }
 
     /// After a modeset the plane's state is not known: hide it with the next flip.
     func forgetState() {
-        isShown = true
-        shownSlot = nil
         shownPlacement = nil
-        queuedShown = nil
-        queuedSlot = nil
+        stateUnknown = true
+        inFlight = nil
         lastTest = nil
     }
 
     /// The shown frame drawn over `frame` where the plane shows it (nearest sample when the
     /// plane scales), as the CRTC composes it.
     func compose(onto frame: PixelBuffer) {
-        guard let placement = shownPlacement, let slot = shownSlot, slots.indices.contains(slot) else { return }
+        guard let placement = shownPlacement,
+              let slot = slots.firstIndex(where: { $0.framebuffer == placement.framebuffer }) else { return }
         let b = slots[slot].buffer
         let image = PixelBuffer(xrgb8888: slots[slot].memory.baseAddress!, pitch: b.pitch, width: b.width, height: b.height)
         placement.compose(image, onto: frame)
@@ -133,26 +121,24 @@ final class OverlayScanout {
             device.destroyDumbBuffer(slot.buffer, mapping: slot.memory)
         }
         slots.removeAll()
-        shownSlot = nil
-        queuedSlot = nil
         shownPlacement = nil
-        queuedPlacement = nil
+        inFlight = nil
     }
 
     /// A buffer holding `image`: one that has it already, else a free one (neither shown nor
     /// in flight) of its size written with it, else a new one.
     private func slot(holding image: PixelBuffer) -> Int? {
         if let held = slots.firstIndex(where: { $0.image === image }) { return held }
-        let busy = Set([shownSlot, queuedSlot].compactMap { $0 })
-        var index = slots.indices.first { !busy.contains($0) && slots[$0].buffer.width == image.width
+        var busy: Set<UInt32> = []                         // the framebuffers the CRTC may scan out
+        if let shownPlacement { busy.insert(shownPlacement.framebuffer) }
+        if case .show(let placement)? = inFlight { busy.insert(placement.framebuffer) }
+        var index = slots.indices.first { !busy.contains(slots[$0].framebuffer) && slots[$0].buffer.width == image.width
             && slots[$0].buffer.height == image.height }
         if index == nil {
-            if slots.count >= Self.maximumSlots, let stale = slots.indices.first(where: { !busy.contains($0) }) {
+            if slots.count >= Self.maximumSlots, let stale = slots.indices.first(where: { !busy.contains(slots[$0].framebuffer) }) {
                 let old = slots.remove(at: stale)
                 device.removeFramebuffer(old.framebuffer)
                 device.destroyDumbBuffer(old.buffer, mapping: old.memory)
-                if let s = shownSlot, s > stale { shownSlot = s - 1 }
-                if let q = queuedSlot, q > stale { queuedSlot = q - 1 }
             }
             guard slots.count < Self.maximumSlots, let made = makeSlot(width: image.width, height: image.height) else { return nil }
             slots.append(made)
