@@ -55,4 +55,10 @@ static inline const void *lamina_memrchr(const void *start, int byte, size_t len
     return memrchr(start, byte, length);
 }
 
+#include <sys/prctl.h>
+
+/// Names the calling thread (prctl's variadic PR_SET_NAME, which Swift cannot call): the
+/// kernel keeps 15 bytes, shown by `top -H` and `ps -L`.
+static inline int lamina_set_thread_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
 #endif

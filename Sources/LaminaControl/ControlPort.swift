@@ -227,7 +227,10 @@ final class ControlPort: LoopSource {
             }
             video.seek(to: seconds)
         case "rate"?:
-            guard let rate = value?.number, (0...8).contains(rate) else { return failure("rate needs `value`, a number from 0 to 8") }
+            let fastest = type(of: video).maximumRate
+            guard let rate = value?.number, (0...fastest).contains(rate) else {
+                return failure("rate needs `value`, a number from 0 to \(Int(fastest))")
+            }
             video.rate = rate
         case "loop"?:
             guard case .bool(let loops)? = value else { return failure("loop needs `value`, true or false") }

@@ -18,6 +18,12 @@ public protocol VideoPlayback: AnyObject {
     var loops: Bool { get set }
 }
 
+extension VideoPlayback {
+    /// The fastest rate a video plays at: ``rate`` is clamped to 0…8, and the control
+    /// socket's `video … rate` and a scene file's `rate` take no more.
+    public static var maximumRate: Double { 8 }
+}
+
 /// One video's line in `stats`: who decodes it and what became of its frames. The decoder in
 /// use is never a secret.
 public struct VideoReport: Codable, Sendable, Equatable {
@@ -68,10 +74,11 @@ package final class VideoRegistry {
 
     package init() {}
 
-    /// Adds `video` (entries of players already gone are dropped first, so the list holds
-    /// only live players).
+    /// Adds `video` once (entries of players already gone are dropped first, so the list
+    /// holds only live players; a player a reload hands on is already there).
     package func add(_ video: any VideoPlayback) {
         entries.removeAll { $0.video == nil }
+        guard !entries.contains(where: { $0.video === video }) else { return }
         entries.append(Entry(video: video))
     }
 

@@ -71,3 +71,29 @@ final class ListRows: ListDataSource {
         for (target, text) in bindings.texts { target.string = text.text(in: scene.language, lookup) }
     }
 }
+
+extension FileScene {
+    /// The list a `list` layer is: as large as its `bounds`, its rows built from its row
+    /// template for the items of its binding; a tap on a row publishes a `select` control
+    /// event with the row's index.
+    func makeList(_ spec: LayerSpec) -> ListView? {
+        guard let row = spec.listRow else { return nil }
+        var size = Size(width: 300, height: 300), rowHeight = 60.0, binding = ""
+        if let bounds = spec.writtenBounds { size = bounds.size }
+        for entry in spec.setup {
+            if case .rowHeight(let h) = entry { rowHeight = h }
+            if case .listItems(let b) = entry { binding = b }
+        }
+        let list = ListView(context: context, size: size, rowHeight: rowHeight)
+        let rows = ListRows(scene: self, list: list, row: row, binding: binding)
+        list.dataSource = rows
+        let name = spec.name ?? ""
+        list.onSelect = { [weak self] _, index in
+            self?.context.publish("control", ["layer": .string(name), "action": .string("select"), "value": .number(Double(index))])
+        }
+        listRows.append(rows)
+        if let n = spec.name { lists[n] = list }
+        rows.reload()
+        return list
+    }
+}

@@ -5,7 +5,8 @@ extension FileScene {
     /// the rate the file says, playing unless `playing: false`. Its events are published as
     /// `video` events naming the layer, with `action` `ready`, `ended` or `failed`. A clip
     /// GStreamer cannot open is logged and published, and the layer shows its background:
-    /// the scene runs on.
+    /// the scene runs on. After a reload, a layer with the name and source of a running video
+    /// takes that player on as it is (playing where it was, at its rate, looping or not).
     func attachPlayer(to layer: VideoLayer, _ spec: LayerSpec) -> VideoPlayer? {
         var source: VideoSource?, loops = false, autoplay = true, rate = 1.0
         for entry in spec.setup {
@@ -26,15 +27,22 @@ extension FileScene {
             self?.context.publish("video", fields)
         }
         let player: VideoPlayer
-        do {
-            player = try VideoPlayer(source: source, context: context, loops: loops)
-        } catch {
-            context.logger.error("\(spec.elementPath): \(error)")
-            publish("failed", error.description)
-            return nil
+        let kept = spec.name.flatMap { keptVideoPlayers.removeValue(forKey: $0) }
+        if let kept, kept.source == source {
+            player = kept
+            player.adopt(context)
+        } else {
+            do {
+                player = try VideoPlayer(source: source, context: context, loops: loops)
+            } catch {
+                context.logger.error("\(spec.elementPath): \(error)")
+                publish("failed", error.description)
+                return nil
+            }
+            player.rate = rate
+            if autoplay { player.play() }
         }
         player.name = spec.name
-        player.rate = rate
         player.onEvent = { event in
             switch event {
             case .ready: publish("ready", nil)
@@ -43,7 +51,6 @@ extension FileScene {
             }
         }
         layer.player = player
-        if autoplay { player.play() }
         return player
     }
 }

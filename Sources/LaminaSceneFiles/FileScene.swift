@@ -21,6 +21,10 @@ public final class FileScene: ControllableScene, LocalizableScene {
         /// The state each template use starts in, by the use's name, when the file still has
         /// that use and state (a reload's running states).
         public var useStates: [String: String] = [:]
+        /// The players of the running scene's named video layers (a reload's running videos): a
+        /// layer of the same name and source takes its player on, so the video plays on where
+        /// it was, at its running rate, looping and play state, instead of starting again.
+        public var videoPlayers: [String: VideoPlayer] = [:]
 
         /// Settings for `document`, with `bindingValues` kept where the file still declares a
         /// binding of that name and kind.
@@ -49,17 +53,17 @@ public final class FileScene: ControllableScene, LocalizableScene {
     }
     /// False while a reload puts the scene back in the state it was in: for whoever listens,
     /// the state did not change.
-    private var publishesStates = true
+    var publishesStates = true
 
     let context: SceneContext
     /// Layers by name (`root` is the scene's root layer).
     private(set) var layers: [String: Layer] = [:]
     /// Each state-controlled property's value as the file wrote it, by the states' owner
     /// (`""`: the scene's own states; otherwise a template use's name).
-    private var restingValues: [String: [PropertyID: AnimatableValue]] = [:]
+    var restingValues: [String: [PropertyID: AnimatableValue]] = [:]
     /// The state each template use with states of its own is in, by the use's name (absent:
     /// none yet, its layers as the file wrote them).
-    public private(set) var useStates: [String: String] = [:]
+    public internal(set) var useStates: [String: String] = [:]
     private var propertyBindings: [String: [(layer: Layer, keyPath: String, value: ValueSpec)]] = [:]
     private var textBindings: [String: [(layer: TextLayer, text: TextTemplate)]] = [:]
     /// The language the file's texts are shown in (the runtime's; nil: as written).
@@ -78,18 +82,21 @@ public final class FileScene: ControllableScene, LocalizableScene {
     private var layouts: [any LayoutContainer] = []
     /// The controls of the file's control layers (`button`, `toggle`, `slider`, `progress`),
     /// by layer name when named; kept while the scene runs.
-    private(set) var buttons: [String: Button] = [:]
-    private(set) var controls: [AnyObject] = []
+    var buttons: [String: Button] = [:]
+    var controls: [AnyObject] = []
     /// The file's list layers' rows (each `ListView` holds its data source weakly).
-    private(set) var listRows: [ListRows] = []
+    var listRows: [ListRows] = []
     /// The players of the file's named video layers (each layer keeps its own).
     private(set) var videoPlayers: [String: VideoPlayer] = [:]
+    /// The running players a reload hands on, until a layer takes its own (see
+    /// ``Settings/videoPlayers``); those not taken go when the scene is built.
+    var keptVideoPlayers: [String: VideoPlayer] = [:]
     /// The file's lists, by layer name when named.
-    private(set) var lists: [String: ListView] = [:]
+    var lists: [String: ListView] = [:]
     /// What shows each number binding a control follows (a slider's thumb, a progress's fill).
-    private var controlBindings: [String: [(Double) -> Void]] = [:]
+    var controlBindings: [String: [(Double) -> Void]] = [:]
     /// What shows each string binding a text box follows (its text).
-    private var textControlBindings: [String: [(String) -> Void]] = [:]
+    var textControlBindings: [String: [(String) -> Void]] = [:]
     private var animationsToStart: [(Layer, [(key: String, animation: AnimationSpec)])] = []
     var animators: [String: PropertyAnimator] = [:]
     /// The dialog on screen (`dialogs:`), kept while shown.
@@ -113,6 +120,8 @@ public final class FileScene: ControllableScene, LocalizableScene {
         self.context = context
         document = settings.document
         language = context.language
+        keptVideoPlayers = settings.videoPlayers
+        defer { keptVideoPlayers = [:] }
         for binding in document.bindings {
             if let kept = settings.bindingValues[binding.name], kept.hasSameKind(as: binding.value) {
                 bindingValues[binding.name] = kept
@@ -188,6 +197,9 @@ public final class FileScene: ControllableScene, LocalizableScene {
     /// The layer named `name` in the file (`root` for the scene's root).
     public func layer(named name: String) -> Layer? { layers[name] }
 
+    /// The player of the video layer named `name` in the file (to drive it from Swift).
+    public func videoPlayer(named name: String) -> VideoPlayer? { videoPlayers[name] }
+
     // MARK: Building
 
     /// Builds `spec`'s layer tree. A list row's layers (`row` given) are not named in the
@@ -236,125 +248,6 @@ public final class FileScene: ControllableScene, LocalizableScene {
         if let scroll { configure(scroll, spec.setup) }
         if !spec.animations.isEmpty { animationsToStart.append((layer, spec.animations)) }
         return layer
-    }
-
-    /// The control a control layer is, made at the size its `bounds` gives (or its own), its
-    /// settings applied and its number binding followed both ways; returns its layer.
-    private func makeControl(_ spec: LayerSpec) -> Layer {
-        let size = spec.writtenBounds?.size
-        var binding: String?, enabled = true
-        var title = "", buttonKind = Button.Kind.primary, progressStyle = ProgressView.Style.bar
-        var on = false, range = 0.0...1.0, step: Double?, indeterminate = false
-        var placeholder = "", maximumLength = 256
-        var theme = Theme.dark
-        for entry in spec.setup {
-            switch entry {
-            case .controlBinding(let name): binding = name
-            case .enabled(let e): enabled = e
-            case .title(let t): title = t
-            case .buttonStyle(let k): buttonKind = k
-            case .progressStyle(let s): progressStyle = s
-            case .on(let o): on = o
-            case .range(let r): range = r
-            case .step(let s): step = s
-            case .indeterminate(let i): indeterminate = i
-            case .placeholder(let p): placeholder = p
-            case .maximumLength(let n): maximumLength = n
-            case .font(let font): theme.font = font
-            default: break
-            }
-        }
-        let name = spec.name ?? ""
-        let bound: Double? = binding.flatMap { if case .number(let v)? = bindingValues[$0] { v } else { nil } }
-        // The controls keep these closures, and the scene keeps the controls: they hold the
-        // scene weakly, so nothing keeps the scene (and the runtime its context names) alive.
-        let publishValue: (String, ControlValue?) -> Void = { [weak self] event, value in
-            var fields: [String: ControlValue] = ["layer": .string(name), "action": .string(event)]
-            if let value { fields["value"] = value }
-            self?.context.publish("control", fields)
-        }
-        let publish: (String, Double?) -> Void = { event, value in publishValue(event, value.map(ControlValue.number)) }
-        let set: (Double) -> Void = { [weak self] value in
-            guard let self, let binding else { return }
-            try? self.setBinding(binding, to: .number(value))
-        }
-        switch spec.kind {
-        case .button:
-            let button = Button(context: context, title: title, size: size, kind: buttonKind, theme: theme)
-            button.isEnabled = enabled
-            button.onTap = { _ in publish("tap", nil) }
-            if let n = spec.name { buttons[n] = button }
-            controls.append(button)
-            return button.layer
-        case .toggle:
-            let toggle = Toggle(context: context, isOn: bound.map { $0 != 0 } ?? on)
-            toggle.isEnabled = enabled
-            toggle.onChange = { t in
-                set(t.isOn ? 1 : 0)
-                publish("change", t.isOn ? 1 : 0)
-            }
-            if let binding { controlBindings[binding, default: []].append { [weak toggle] v in toggle?.setOn(v != 0, animated: true) } }
-            controls.append(toggle)
-            return toggle.layer
-        case .slider:
-            let slider = Slider(context: context, width: size?.width ?? 300, range: range, value: bound, step: step)
-            slider.isEnabled = enabled
-            slider.onChange = { s in
-                set(s.value)
-                publish("change", s.value)
-            }
-            if let binding { controlBindings[binding, default: []].append { [weak slider] v in if slider?.isTracking == false { slider?.value = v } } }
-            controls.append(slider)
-            return slider.layer
-        case .textbox:
-            let text: String = binding.flatMap { if case .string(let s)? = bindingValues[$0] { s } else { nil } } ?? ""
-            let box = TextBox(context: context, width: size?.width ?? 400, text: text, placeholder: placeholder,
-                              maximumLength: maximumLength, theme: theme)
-            box.field.onChange = { [weak self] field in
-                // Typing sets the binding, so what shows it follows; text past the scene's
-                // text budget is kept in the box alone.
-                guard let self, let binding else { return }
-                try? self.setBinding(binding, to: .string(field.text))
-            }
-            box.field.onCommit = { field in publishValue("commit", .string(field.text)) }
-            if let binding {
-                textControlBindings[binding, default: []].append { [weak box] s in
-                    if let box, box.field.text != s { box.field.text = s }
-                }
-            }
-            controls.append(box)
-            return box.layer
-        default:
-            let progress = ProgressView(style: progressStyle, size: size ?? Size(width: 300, height: 12), progress: bound ?? 0)
-            progress.isIndeterminate = indeterminate
-            if let binding { controlBindings[binding, default: []].append { [weak progress] v in progress?.progress = v } }
-            controls.append(progress)
-            return progress.layer
-        }
-    }
-
-    /// The list a `list` layer is: as large as its `bounds`, its rows built from its row
-    /// template for the items of its binding; a tap on a row publishes a `select` control
-    /// event with the row's index.
-    private func makeList(_ spec: LayerSpec) -> ListView? {
-        guard let row = spec.listRow else { return nil }
-        var size = Size(width: 300, height: 300), rowHeight = 60.0, binding = ""
-        if let bounds = spec.writtenBounds { size = bounds.size }
-        for entry in spec.setup {
-            if case .rowHeight(let h) = entry { rowHeight = h }
-            if case .listItems(let b) = entry { binding = b }
-        }
-        let list = ListView(context: context, size: size, rowHeight: rowHeight)
-        let rows = ListRows(scene: self, list: list, row: row, binding: binding)
-        list.dataSource = rows
-        let name = spec.name ?? ""
-        list.onSelect = { [weak self] _, index in
-            self?.context.publish("control", ["layer": .string(name), "action": .string("select"), "value": .number(Double(index))])
-        }
-        listRows.append(rows)
-        if let n = spec.name { lists[n] = list }
-        rows.reload()
-        return list
     }
 
     /// Makes `container` a stack or a grid of `items` (already its sublayers), each as long as
@@ -534,106 +427,5 @@ public final class FileScene: ControllableScene, LocalizableScene {
         if case .number(let v) = value { for follow in controlBindings[name] ?? [] { follow(v) } }
         if case .string(let s) = value { for follow in textControlBindings[name] ?? [] { follow(s) } }
         if propertyBindings[name] != nil { layOutAgain() }
-    }
-
-    // MARK: States
-
-    /// The states `owner` has: the scene's (`""`) or a template use's.
-    private func states(of owner: String) -> [String: StateSpec] {
-        owner.isEmpty ? document.states : document.useStates[owner]?.states ?? [:]
-    }
-
-    /// The state a template use is in (nil: none, its layers as the file wrote them).
-    public func state(ofUse name: String) -> String? { useStates[name] }
-
-    /// The states of each template use that has its own, by the use's name.
-    public var useStateNames: [String: [String]] { document.useStates.mapValues { $0.states.keys.sorted() } }
-
-    /// Every state-controlled property's value in `state` of `owner`'s states (the scene's,
-    /// `""`, or a template use's): the state's own, the rest at rest.
-    func targetValues(of state: String?, owner: String = "") -> [(Layer, String, AnimatableValue)] {
-        var values = restingValues[owner] ?? [:]
-        if let state, let spec = states(of: owner)[state] {
-            for entry in spec.values { values[PropertyID(layer: entry.layer, keyPath: entry.keyPath)] = resolve(entry.value) }
-        }
-        return values.sorted { ($0.key.layer, $0.key.keyPath) < ($1.key.layer, $1.key.keyPath) }.compactMap { id, value in
-            layers[id.layer].map { ($0, id.keyPath, value) }
-        }
-    }
-
-    private func apply(state: String?, owner: String = "") {
-        for (layer, keyPath, value) in targetValues(of: state, owner: owner) { layer.setValue(value, forKeyPath: keyPath) }
-        enter(state, owner: owner)
-        layOutAgain()
-    }
-
-    /// Records that `owner` is in `state`: the scene's `currentState` (published by its
-    /// observer), or a use's, published with the use's name.
-    private func enter(_ state: String?, owner: String) {
-        guard !owner.isEmpty else { return currentState = state }
-        let old = useStates[owner]
-        useStates[owner] = state
-        if old != state && publishesStates {
-            context.publish("state", ["state": state.map(ControlValue.string) ?? .null, "layer": .string(owner)])
-        }
-    }
-
-    /// The state `owner` is in.
-    func state(of owner: String) -> String? { owner.isEmpty ? currentState : useStates[owner] }
-
-    /// Goes to `state` with the first transition that matches (from the current state, or
-    /// any) — Core Animation's default implicit animation (0.25 s) when none does.
-    /// The document's states, sorted.
-    public var stateNames: [String] { document.stateNames }
-
-    /// A scene file names its gestures itself (`FileScene+Gestures`).
-    public var publishesGestures: Bool { true }
-
-    public func go(toState state: String) { go(toState: state, owner: "") }
-
-    /// Goes to `state` of a template use's own states (`owner`, the use's name; `""` the
-    /// scene's), with the first of its transitions that matches.
-    public func go(toState state: String, owner: String) {
-        guard states(of: owner)[state] != nil else { return }
-        let transitions = owner.isEmpty ? document.transitions : document.useStates[owner]?.transitions ?? []
-        let from = self.state(of: owner)
-        let style = transitions.first {
-            ($0.from == nil || $0.from == from) && ($0.to == nil || $0.to == state)
-        }?.style ?? .implicit(duration: 0.25, curve: .default)
-        switch style {
-        case .implicit(let duration, let curve):
-            Transaction.begin()
-            Transaction.animationDuration = duration
-            Transaction.animationTimingFunction = curve
-            apply(state: state, owner: owner)
-            Transaction.commit()
-        case .none:
-            Transaction.begin()
-            Transaction.disableActions = true
-            apply(state: state, owner: owner)
-            Transaction.commit()
-        case .basic, .spring:
-            let shown = targetValues(of: from, owner: owner).map { layer, keyPath, _ in
-                layer.presentationValue(forKeyPath: keyPath, at: context.now) ?? layer.value(forKeyPath: keyPath)!
-            }
-            Transaction.begin()
-            Transaction.disableActions = true
-            for ((layer, keyPath, value), start) in zip(targetValues(of: state, owner: owner), shown) {
-                layer.setValue(value, forKeyPath: keyPath)
-                var animation: BasicAnimation
-                if case .spring(let spring) = style {
-                    animation = BasicAnimation(keyPath: keyPath, from: start, to: value, spring: spring,
-                                               duration: spring.settlingDuration)
-                } else if case .basic(let duration, let curve) = style {
-                    animation = BasicAnimation(keyPath: keyPath, from: start, to: value, duration: duration)
-                    animation.timingFunction = curve
-                } else {
-                    continue
-                }
-                layer.add(animation, forKey: "state.\(keyPath)")
-            }
-            enter(state, owner: owner)
-            Transaction.commit()
-        }
     }
 }

@@ -17,6 +17,7 @@ extension SceneFiles {
         if let running = runtime.scene as? FileScene, running.document.file == document.file {
             settings.state = running.currentState
             settings.useStates = running.useStates
+            settings.videoPlayers = running.videoPlayers
         }
         try runtime.install(FileScene.self, settings: settings)
         if let background = document.background { runtime.background = background }

@@ -22,8 +22,8 @@ public struct VideoFrame: @unchecked Sendable {
     public let image: PixelBuffer
 }
 
-/// Decodes a video with GStreamer on threads of its own and hands finished frames to the
-/// loop: a bounded queue (``queueLength`` frames; decoding waits while it is full), taken a
+/// Decodes a video with GStreamer on threads of its own (GStreamer's, and one named
+/// `lamina-video` that takes its frames) and hands finished frames to the loop: a bounded queue (``queueLength`` frames; decoding waits while it is full), taken a
 /// frame at a time as the player's clock reaches each, and a ``WakeupEvent`` that turns
 /// readable when a frame, the end or an error arrives.
 ///
@@ -130,7 +130,12 @@ public final class VideoDecoder: @unchecked Sendable {
         // The thread holds the decoder unretained: `deinit` stops it and waits for it, so the
         // decoder outlives every use the thread makes of it, and dropping the decoder stops it.
         let decoder = UnretainedDecoder(reference: Unmanaged.passUnretained(self))
-        DispatchQueue.global().async { decoder.reference._withUnsafeGuaranteedRef { $0.pull() } }
+        do {
+            try DedicatedThread.start(named: "lamina-video") { decoder.reference._withUnsafeGuaranteedRef { $0.pull() } }
+        } catch {
+            finished.signal()                           // no thread to wait for; `deinit` frees the pipeline
+            throw VideoError("\(source): no decoding thread: \(error)")
+        }
     }
 
     deinit {

@@ -38,9 +38,6 @@ public final class VideoPlayer: VideoPlayback {
         public var copied = 0
     }
 
-    /// The fastest rate a video plays at.
-    public static let maximumRate = 8.0
-
     /// The video.
     public let source: VideoSource
     /// What the control socket and `stats` call it (a scene file's layer name).
@@ -52,7 +49,7 @@ public final class VideoPlayer: VideoPlayback {
     /// The layer showing the frames (set by ``VideoLayer/player``).
     weak var output: VideoLayer?
 
-    private let context: SceneContext
+    private var context: SceneContext
     private var decoder: VideoDecoder?
     private var link: DisplayLink?
     /// The timeline time (see ``VideoFrame/time``) shown at the clock time `anchorClock`;
@@ -80,6 +77,21 @@ public final class VideoPlayer: VideoPlayback {
     }
 
     deinit { link?.invalidate() }
+
+    /// Moves the player into the scene built on `context` (a scene file's live reload hands a
+    /// running video on): the display link, invalidated with the scene before, is made again
+    /// if the player was playing or showing a seek's frame, and the playhead goes on from
+    /// where it was at the last frame shown.
+    package func adopt(_ context: SceneContext) {
+        let running = link.map { !$0.isPaused } ?? false
+        if isPlaying, let anchor, let shown { timeline = max(anchor.timeline, shown.time) }
+        anchor = nil
+        link?.invalidate()
+        link = nil
+        self.context = context
+        context.register(self)
+        if running { link = context.addDisplayLink { [weak self] link in self?.tick(link) } }
+    }
 
     /// Whether the video starts again from the start each time it ends, without a gap.
     public var loops: Bool {

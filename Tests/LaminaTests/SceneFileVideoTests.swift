@@ -98,6 +98,56 @@ struct SceneFileVideoTests {
         }
     }
 
+    @Test("a reload keeps a video playing where it was while its layer keeps its name and source; a new source starts from its first frame")
+    func reloadKeepsVideo() throws {
+        let folder = try SceneFileFixture.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try SweepClip.make(in: folder, name: "sweep.webm")
+        _ = try SweepClip.make(in: folder, name: "other.webm")
+        let rig = try DummyDisplayRig(width: 320, height: 240, refresh: 60, start: 0)
+        let runtime = rig.makeRuntime()
+        func file(_ source: String, caption: String) throws -> SceneDocument {
+            try SceneFileFixture.compile("""
+                lamina: 1
+                layers:
+                  - {name: promo, kind: video, source: \(source), loop: true, contentsGravity: topLeft,
+                     bounds: [0, 0, 320, 240], position: [160, 120]}
+                  - {name: caption, bounds: [0, 0, 20, 20], position: [300, 220], backgroundColor: "\(caption)"}
+                """, in: folder)
+        }
+        /// The sweep's frame on screen and the player's place in the clip.
+        func shown() throws -> (frame: Int?, position: Double, player: ObjectIdentifier?) {
+            let scene = try #require(runtime.scene as? FileScene)
+            let player = scene.videoPlayer(named: "promo")
+            return (SweepClip.frameShown(rig.display.readFront()), player?.currentTime ?? -1, player.map(ObjectIdentifier.init))
+        }
+        try SceneFiles.install(try file("sweep.webm", caption: "#336699"), in: runtime)
+        runtime.run(exitAfter: 0.5, untilSettled: false)
+        let before = try shown()
+        #expect(before.position > 0.35, "the clip has played about half a second: \(before.position)")
+
+        // An edit elsewhere in the file: the same player plays on from where it was.
+        try SceneFiles.install(try file("sweep.webm", caption: "#993366"), in: runtime)
+        runtime.run(exitAfter: 0.25, untilSettled: false)
+        let kept = try shown()
+        #expect(kept.player == before.player, "the player is handed on")
+        let advanced = (kept.position - before.position + 1).truncatingRemainder(dividingBy: 1)
+        #expect(abs(advanced - 0.25) <= 1.0 / 30 + 1e-9, "0.25 s later in the clip (one frame of slack): \(before.position) → \(kept.position)")
+        // The front buffer shows the frame the player took a vblank or two before.
+        let expected = Int((kept.position * 30).rounded())
+        #expect([expected, expected - 1].map { ($0 + 30) % 30 }.contains(kept.frame ?? -1),
+                "the frame on screen is the player's: \(String(describing: kept.frame)) at \(kept.position) s")
+        #expect(rig.display.readFront()[300, 220] == 0xFF99_3366, "the edit is shown")
+
+        // Another clip in the layer: a new player, from the first frame.
+        try SceneFiles.install(try file("other.webm", caption: "#993366"), in: runtime)
+        runtime.run(exitAfter: 0.05, untilSettled: false)
+        let fresh = try shown()
+        #expect(fresh.player != nil && fresh.player != before.player)
+        #expect(fresh.position < 0.1, "starts again: \(fresh.position)")
+        #expect(runtime.videos.all.count == 1, "the old player is gone from stats")
+    }
+
     @Test("a scene file's video plays every frame; `lamina ctl video` plays, seeks and loops it; subscribers hear ready and ended; stats names the decoder")
     func playsAndIsDriven() throws {
         let folder = try SceneFileFixture.folder()

@@ -140,7 +140,7 @@ struct VideoDecoderTests {
         #expect(zip(frames, frames.dropFirst()).allSatisfy { abs($1.time - $0.time - $0.duration) < 1e-9 }, "\(frames.map(\.time))")
     }
 
-    @Test("a decoder dropped while frames are still coming stops its thread and frees its pipeline")
+    @Test("a decoder takes its frames on a thread of its own, named lamina-video; dropped while frames are still coming, it stops that thread and frees its pipeline")
     func droppedEarly() throws {
         let path = try Self.clip("vp9enc deadline=1", "webmmux", suffix: "webm")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -149,6 +149,9 @@ struct VideoDecoderTests {
             var poll = pollfd(fd: decoder.wakeup.descriptor, events: Int16(POLLIN), revents: 0)
             _ = Foundation.poll(&poll, 1, 60_000)
             #expect(decoder.takeFrames().count <= VideoDecoder.queueLength)
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            let names = threads.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            #expect(names.contains("lamina-video\n"), "the decoder's thread is its own, named: \(Set(names))")
         }
     }
 }
