@@ -23,9 +23,10 @@ public struct VideoFrame: @unchecked Sendable {
 }
 
 /// Decodes a video with GStreamer on threads of its own (GStreamer's, and one named
-/// `lamina-video` that takes its frames) and hands finished frames to the loop: a bounded queue (``queueLength`` frames; decoding waits while it is full), taken a
-/// frame at a time as the player's clock reaches each, and a ``WakeupEvent`` that turns
-/// readable when a frame, the end or an error arrives.
+/// `lamina-video` that takes its frames) and hands finished frames to the loop: a bounded
+/// queue (``queueLength`` frames; decoding waits while it is full), taken a frame at a time
+/// as the player's clock reaches each, and a ``WakeupEvent`` that turns readable when a
+/// frame, the end or an error arrives.
 ///
 /// GStreamer is loaded the first time a decoder is made (`dlopen`), so a daemon that never
 /// plays a video never maps it. `uridecodebin` picks the demuxer and the decoder (hardware
