@@ -24,6 +24,11 @@ typedef struct {
     void *user_data[4]; void *reserved[4];
 } GstMapInfo;
 
+/// GstMessage's public head: what it is, when, and which object posted it.
+typedef struct {
+    GstMiniObject mini_object; int type; uint64_t timestamp; void *src; uint32_t seqnum;
+} GstMessage;
+
 /// GList: a doubly linked list node.
 typedef struct GList { void *data; struct GList *next, *prev; } GList;
 
@@ -71,6 +76,27 @@ static struct {
     unsigned (*feature_get_rank)(void *);
     void (*error_free)(GError *);
     void (*free)(void *);
+    void *(*app_sink_try_pull_preroll)(void *, uint64_t);
+    void (*pipeline_use_clock)(void *, void *);
+    void *(*system_clock_obtain)(void);
+    void (*element_set_start_time)(void *, uint64_t);
+    void (*element_set_base_time)(void *, uint64_t);
+    uint64_t (*element_get_base_time)(void *);
+    void *(*parse_bin_from_description)(const char *, int, GError **);
+    int (*bin_add)(void *, void *);
+    int (*bin_remove)(void *, void *);
+    int (*element_sync_state_with_parent)(void *);
+    void *(*element_get_static_pad)(void *, const char *);
+    int (*pad_link)(void *, void *);
+    int (*pad_unlink)(void *, void *);
+    void *(*pad_get_current_caps)(void *);
+    const char *(*structure_get_name)(const void *);
+    void *(*object_ref)(void *);
+    int (*object_has_as_ancestor)(void *, void *);
+    unsigned long (*signal_connect_data)(void *, const char *, void *, void *, void *, int);
+    void (*signal_handler_disconnect)(void *, unsigned long);
+    void (*object_set)(void *, const char *, ...);
+    int (*bus_post)(void *, void *);
 } gst;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -130,6 +156,27 @@ static void load(void) {
     *(void **)&gst.value_unset = symbol(gobject, "g_value_unset");
     *(void **)&gst.value_get_object = symbol(gobject, "g_value_get_object");
     *(void **)&gst.free = symbol(glib, "g_free");
+    *(void **)&gst.app_sink_try_pull_preroll = symbol(app, "gst_app_sink_try_pull_preroll");
+    *(void **)&gst.pipeline_use_clock = symbol(core, "gst_pipeline_use_clock");
+    *(void **)&gst.system_clock_obtain = symbol(core, "gst_system_clock_obtain");
+    *(void **)&gst.element_set_start_time = symbol(core, "gst_element_set_start_time");
+    *(void **)&gst.element_set_base_time = symbol(core, "gst_element_set_base_time");
+    *(void **)&gst.element_get_base_time = symbol(core, "gst_element_get_base_time");
+    *(void **)&gst.parse_bin_from_description = symbol(core, "gst_parse_bin_from_description");
+    *(void **)&gst.bin_add = symbol(core, "gst_bin_add");
+    *(void **)&gst.bin_remove = symbol(core, "gst_bin_remove");
+    *(void **)&gst.element_sync_state_with_parent = symbol(core, "gst_element_sync_state_with_parent");
+    *(void **)&gst.element_get_static_pad = symbol(core, "gst_element_get_static_pad");
+    *(void **)&gst.pad_link = symbol(core, "gst_pad_link");
+    *(void **)&gst.pad_unlink = symbol(core, "gst_pad_unlink");
+    *(void **)&gst.pad_get_current_caps = symbol(core, "gst_pad_get_current_caps");
+    *(void **)&gst.structure_get_name = symbol(core, "gst_structure_get_name");
+    *(void **)&gst.object_ref = symbol(core, "gst_object_ref");
+    *(void **)&gst.object_has_as_ancestor = symbol(core, "gst_object_has_as_ancestor");
+    *(void **)&gst.signal_connect_data = symbol(gobject, "g_signal_connect_data");
+    *(void **)&gst.signal_handler_disconnect = symbol(gobject, "g_signal_handler_disconnect");
+    *(void **)&gst.object_set = symbol(gobject, "g_object_set");
+    *(void **)&gst.bus_post = symbol(core, "gst_bus_post");
     if (load_error[0]) return;
     GError *error = NULL;
     if (!gst.init_check(NULL, NULL, &error)) {
@@ -246,11 +293,16 @@ void lamina_gst_sample_release(void *handle) {
 }
 
 int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size) {
+    return lamina_gst_pop_error_sorted(pipeline, NULL, message, message_size) ? 1 : 0;
+}
+
+int lamina_gst_pop_error_sorted(void *pipeline, void *sound, char *message, size_t message_size) {
     void *bus = gst.element_get_bus(pipeline);
     if (!bus) return 0;
-    void *found = gst.bus_pop_filtered(bus, MESSAGE_ERROR);
+    GstMessage *found = gst.bus_pop_filtered(bus, MESSAGE_ERROR);
     gst.object_unref(bus);
     if (!found) return 0;
+    int kind = sound && lamina_gst_sound_contains(sound, found->src) ? 2 : 1;
     GError *error = NULL;
     char *debug = NULL;
     gst.message_parse_error(found, &error, &debug);
@@ -258,12 +310,12 @@ int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size) {
     if (error) gst.error_free(error);
     if (debug) gst.free(debug);
     gst.mini_object_unref(found);
-    return 1;
+    return kind;
 }
 
-int lamina_gst_seek(void *pipeline, uint64_t position_ns, int accurate) {
+int lamina_gst_seek(void *pipeline, uint64_t position_ns, double rate, int accurate) {
     int flags = SEEK_FLAG_FLUSH | (accurate ? SEEK_FLAG_ACCURATE : 0);
-    return gst.element_seek(pipeline, 1.0, FORMAT_TIME, flags, SEEK_TYPE_SET, (int64_t)position_ns, SEEK_TYPE_NONE, -1) ? 1 : 0;
+    return gst.element_seek(pipeline, rate, FORMAT_TIME, flags, SEEK_TYPE_SET, (int64_t)position_ns, SEEK_TYPE_NONE, -1) ? 1 : 0;
 }
 
 int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size) {
@@ -317,5 +369,309 @@ int lamina_gst_video_decoders(char *out, size_t out_size) {
         gst.free(name);
     }
     gst.feature_list_free(factories);
+    return count;
+}
+
+
+// MARK: - Sound
+
+void lamina_gst_use_system_clock(void *pipeline) {
+    void *clock = gst.system_clock_obtain();      // CLOCK_MONOTONIC unless told otherwise
+    gst.pipeline_use_clock(pipeline, clock);
+    gst.object_unref(clock);
+    gst.element_set_start_time(pipeline, UINT64_MAX);   // GST_CLOCK_TIME_NONE: the base time is the player's
+}
+
+void lamina_gst_set_base_time(void *pipeline, uint64_t base_time_ns) {
+    gst.element_set_base_time(pipeline, base_time_ns);
+    void *iterator = gst.bin_iterate_recurse(pipeline);
+    if (!iterator) return;
+    GValue item = {0};
+    while (gst.iterator_next(iterator, &item) == ITERATOR_OK) {
+        gst.element_set_base_time(gst.value_get_object(&item), base_time_ns);
+        gst.value_unset(&item);
+    }
+    gst.iterator_free(iterator);
+}
+
+void *lamina_gst_app_sink_try_pull_preroll(void *sink, uint64_t timeout_ns) {
+    return gst.app_sink_try_pull_preroll(sink, timeout_ns);
+}
+
+/// A video's sound: the decoded track once it appears, and the branch playing it once asked.
+typedef struct {
+    pthread_mutex_t lock;
+    void *pipeline;            // borrowed: the decoder owns it and outlives this
+    void *decodebin;           // a reference
+    unsigned long handler;     // the pad-added watch
+    void *track;               // the decoded sound's pad (a reference), once exposed
+    void *branch;              // the branch (a reference), once built
+    int wanted;
+    double volume;
+    int muted;
+    char failure[256];
+    char description[1024];
+} Sound;
+
+enum { STATE_NULL = 1, STATE_READY = 2, STATE_CHANGE_FAILURE = 0, PAD_LINK_OK = 0 };
+
+/// Sets the branch's volume element from what is kept. With the lock held.
+static void apply_volume(Sound *sound) {
+    if (!sound->branch) return;
+    void *volume = gst.bin_get_by_name(sound->branch, "lamina-volume");
+    if (!volume) return;
+    gst.object_set(volume, "volume", sound->volume, "mute", sound->muted, NULL);
+    gst.object_unref(volume);
+}
+
+/// Takes the errors a failed branch posted off the pipeline's bus (they would stop the video),
+/// keeping the first's text as the failure; errors from elsewhere go back on the bus.
+static void drop_branch_errors(Sound *sound, void *branch) {
+    void *bus = gst.element_get_bus(sound->pipeline);
+    if (!bus) return;
+    enum { MOST = 64 };
+    GstMessage *others[MOST];
+    int kept = 0;
+    GstMessage *message;
+    while ((message = gst.bus_pop_filtered(bus, MESSAGE_ERROR))) {
+        if (message->src == branch || gst.object_has_as_ancestor(message->src, branch)) {
+            GError *error = NULL;
+            char *debug = NULL;
+            gst.message_parse_error(message, &error, &debug);
+            snprintf(sound->failure, sizeof sound->failure, "%s", error && error->message ? error->message : "the audio sink failed");
+            if (error) gst.error_free(error);
+            if (debug) gst.free(debug);
+            gst.mini_object_unref(message);
+        } else if (kept < MOST) {
+            others[kept++] = message;
+        } else {
+            gst.mini_object_unref(message);
+        }
+    }
+    for (int i = 0; i < kept; i++) gst.bus_post(bus, others[i]);
+    gst.object_unref(bus);
+}
+
+/// Builds the branch, adds it, starts it with the pipeline and links the track to it. With
+/// the lock held; the track must be known. 1 on success, -1 with `failure` set.
+static int build_branch(Sound *sound) {
+    char description[1200];
+    snprintf(description, sizeof description,
+             "queue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! audioconvert ! audioresample ! "
+             "volume name=lamina-volume ! %s", sound->description);
+    GError *error = NULL;
+    void *branch = gst.parse_bin_from_description(description, 1, &error);
+    if (!branch || error) {
+        snprintf(sound->failure, sizeof sound->failure, "the sound branch cannot be made: %s",
+                 error && error->message ? error->message : "no reason given");
+        if (error) gst.error_free(error);
+        if (branch) gst.object_unref(branch);
+        return -1;
+    }
+    // The branch opens its device (pulsesink and alsasink do in READY) before it joins the
+    // pipeline: a sink failing inside a pipeline that is changing state would stall it.
+    if (gst.element_set_state(branch, STATE_READY) == STATE_CHANGE_FAILURE) {
+        snprintf(sound->failure, sizeof sound->failure, "the audio sink cannot open its device");
+        gst.element_set_state(branch, STATE_NULL);
+        gst.object_unref(branch);
+        return -1;
+    }
+    gst.object_ref(branch);                         // ours, beside the pipeline's
+    // A bin hands its base time to an element only when the bin's state changes: the branch
+    // joins a running pipeline, so it takes the pipeline's now.
+    lamina_gst_set_base_time(branch, gst.element_get_base_time(sound->pipeline));
+    gst.bin_add(sound->pipeline, branch);
+    sound->branch = branch;
+    apply_volume(sound);
+    void *input = gst.element_get_static_pad(branch, "sink");
+    int started = gst.element_sync_state_with_parent(branch);
+    int linked = started && input ? gst.pad_link(sound->track, input) == PAD_LINK_OK : 0;
+    if (input) gst.object_unref(input);
+    if (!linked) {
+        snprintf(sound->failure, sizeof sound->failure, "%s",
+                 started ? "the sound track cannot be linked to the sound branch" : "the audio sink cannot start (no audio device?)");
+        drop_branch_errors(sound, branch);
+        gst.element_set_state(branch, STATE_NULL);
+        gst.bin_remove(sound->pipeline, branch);
+        gst.object_unref(branch);
+        sound->branch = NULL;
+        return -1;
+    }
+    return 1;
+}
+
+/// decodebin's pad-added: keeps the first decoded sound track, and links it if sound is wanted.
+static void track_added(void *decodebin, void *pad, void *data) {
+    (void)decodebin;
+    Sound *sound = data;
+    void *caps = gst.pad_get_current_caps(pad);
+    void *structure = caps ? gst.caps_get_structure(caps, 0) : NULL;
+    const char *name = structure ? gst.structure_get_name(structure) : NULL;
+    int audio = name && strncmp(name, "audio/x-raw", 11) == 0;
+    if (caps) gst.mini_object_unref(caps);
+    if (!audio) return;
+    pthread_mutex_lock(&sound->lock);
+    if (!sound->track) {
+        sound->track = gst.object_ref(pad);
+        if (sound->wanted && !sound->branch && !sound->failure[0]) build_branch(sound);
+    }
+    pthread_mutex_unlock(&sound->lock);
+}
+
+void *lamina_gst_sound_new(void *pipeline, const char *decodebin_name, const char *sink_description) {
+    void *decodebin = gst.bin_get_by_name(pipeline, decodebin_name);
+    if (!decodebin) return NULL;
+    Sound *sound = calloc(1, sizeof *sound);
+    if (!sound) {
+        gst.object_unref(decodebin);
+        return NULL;
+    }
+    pthread_mutex_init(&sound->lock, NULL);
+    sound->pipeline = pipeline;
+    sound->decodebin = decodebin;
+    sound->volume = 1;
+    snprintf(sound->description, sizeof sound->description, "%s", sink_description);
+    sound->handler = gst.signal_connect_data(decodebin, "pad-added", (void *)track_added, sound, NULL, 0);
+    return sound;
+}
+
+int lamina_gst_sound_enable(void *handle, char *error, size_t error_size) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    sound->wanted = 1;
+    int result = sound->branch ? 1 : 0;
+    if (!sound->branch && sound->track && !sound->failure[0]) result = build_branch(sound);
+    if (sound->failure[0]) result = -1;
+    if (result < 0 && error && error_size) snprintf(error, error_size, "%s", sound->failure);
+    pthread_mutex_unlock(&sound->lock);
+    return result;
+}
+
+void lamina_gst_sound_set_volume(void *handle, double volume, int muted) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    sound->volume = volume;
+    sound->muted = muted ? 1 : 0;
+    apply_volume(sound);
+    pthread_mutex_unlock(&sound->lock);
+}
+
+int lamina_gst_sound_failure(void *handle, char *message, size_t message_size) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    int failed = sound->failure[0] != 0;
+    if (failed) snprintf(message, message_size, "%s", sound->failure);
+    pthread_mutex_unlock(&sound->lock);
+    return failed;
+}
+
+int lamina_gst_sound_has_track(void *handle) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    int has = sound->track != NULL;
+    pthread_mutex_unlock(&sound->lock);
+    return has;
+}
+
+/// The element inside the branch the sound goes to: the last whose class says Sink (a bin such
+/// as autoaudiosink comes before the sink it chose). A new reference, or NULL. With the lock held.
+static void *branch_sink(Sound *sound) {
+    if (!sound->branch) return NULL;
+    void *iterator = gst.bin_iterate_recurse(sound->branch);
+    if (!iterator) return NULL;
+    GValue item = {0};
+    void *found = NULL;
+    while (gst.iterator_next(iterator, &item) == ITERATOR_OK) {
+        void *element = gst.value_get_object(&item);
+        void *factory = gst.element_get_factory(element);
+        const char *klass = factory ? gst.factory_get_metadata(factory, "klass") : NULL;
+        if (klass && strstr(klass, "Sink")) {
+            if (found) gst.object_unref(found);
+            found = gst.object_ref(element);
+        }
+        gst.value_unset(&item);
+    }
+    gst.iterator_free(iterator);
+    return found;
+}
+
+int lamina_gst_sound_sink_name(void *handle, char *name, size_t name_size) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    void *sink = branch_sink(sound);
+    pthread_mutex_unlock(&sound->lock);
+    if (!sink) return 0;
+    void *factory = gst.element_get_factory(sink);
+    char *factory_name = factory ? gst.object_get_name(factory) : NULL;
+    snprintf(name, name_size, "%s", factory_name ? factory_name : "?");
+    gst.free(factory_name);
+    gst.object_unref(sink);
+    return 1;
+}
+
+uint64_t lamina_gst_sound_sink_base_time(void *handle) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    void *sink = branch_sink(sound);
+    pthread_mutex_unlock(&sound->lock);
+    if (!sink) return UINT64_MAX;
+    uint64_t base = gst.element_get_base_time(sink);
+    gst.object_unref(sink);
+    return base;
+}
+
+int lamina_gst_sound_contains(void *handle, void *object) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    int inside = sound->branch && object && (object == sound->branch || gst.object_has_as_ancestor(object, sound->branch));
+    pthread_mutex_unlock(&sound->lock);
+    return inside;
+}
+
+void lamina_gst_sound_detach(void *handle) {
+    Sound *sound = handle;
+    pthread_mutex_lock(&sound->lock);
+    void *branch = sound->branch;
+    sound->branch = NULL;
+    if (!sound->failure[0]) snprintf(sound->failure, sizeof sound->failure, "the sound branch failed");
+    pthread_mutex_unlock(&sound->lock);
+    if (!branch) return;
+    void *input = gst.element_get_static_pad(branch, "sink");
+    if (input) {
+        gst.pad_unlink(sound->track, input);      // the demuxer's sound pushes now go nowhere, and the video on
+        gst.object_unref(input);
+    }
+    gst.element_set_state(branch, STATE_NULL);
+    gst.bin_remove(sound->pipeline, branch);
+    gst.object_unref(branch);
+}
+
+void lamina_gst_sound_free(void *handle) {
+    Sound *sound = handle;
+    if (!sound) return;
+    gst.signal_handler_disconnect(sound->decodebin, sound->handler);
+    if (sound->track) gst.object_unref(sound->track);
+    if (sound->branch) gst.object_unref(sound->branch);
+    gst.object_unref(sound->decodebin);
+    pthread_mutex_destroy(&sound->lock);
+    free(sound);
+}
+
+long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns) {
+    void *tap = gst.bin_get_by_name(pipeline, "lamina-sound-tap");
+    if (!tap) return -1;
+    void *sample = gst.app_sink_try_pull_sample(tap, timeout_ns);
+    gst.object_unref(tap);
+    if (!sample) return 0;
+    GstBuffer *buffer = gst.sample_get_buffer(sample);
+    GstMapInfo map;
+    long count = 0;
+    if (buffer && gst.buffer_map(buffer, &map, MAP_READ)) {
+        size_t available = map.size / sizeof(float);
+        count = (long)(available < capacity ? available : capacity);
+        memcpy(samples, map.data, (size_t)count * sizeof(float));
+        gst.buffer_unmap(buffer, &map);
+    }
+    gst.mini_object_unref(sample);
     return count;
 }

@@ -209,8 +209,9 @@ final class ControlPort: LoopSource {
         }
     }
 
-    /// `video`: `action` play, pause, seek (`value` seconds), rate (`value` 0…8) or loop
-    /// (`value` true or false) on the video named `layer`; the reply is its report.
+    /// `video`: `action` play, pause, seek (`value` seconds), rate (`value` 0…8), loop
+    /// (`value` true or false), mute, unmute or volume (`value` 0…1) on the video named
+    /// `layer`; the reply is its report.
     private func controlVideo(_ request: [String: ControlValue]) -> ControlValue {
         let names = runtime.videos.all.compactMap(\.name).sorted()
         guard let name = request["layer"]?.string else { return failure("video needs `layer`, a video layer's name (videos: \(names.joined(separator: ", ")))") }
@@ -235,8 +236,13 @@ final class ControlPort: LoopSource {
         case "loop"?:
             guard case .bool(let loops)? = value else { return failure("loop needs `value`, true or false") }
             video.loops = loops
+        case "mute"?: video.isMuted = true
+        case "unmute"?: video.isMuted = false
+        case "volume"?:
+            guard let level = value?.number, (0...1).contains(level) else { return failure("volume needs `value`, a number from 0 to 1") }
+            video.volume = level
         default:
-            return failure("video needs `action`: play, pause, seek, rate or loop")
+            return failure("video needs `action`: play, pause, seek, rate, loop, mute, unmute or volume")
         }
         guard let data = try? JSONEncoder().encode(video.report), let report = try? ControlValue.parse(Array(data)) else {
             return success()

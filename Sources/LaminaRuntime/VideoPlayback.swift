@@ -16,6 +16,10 @@ public protocol VideoPlayback: AnyObject {
     var rate: Double { get set }
     /// Whether it starts again at its end.
     var loops: Bool { get set }
+    /// Whether its sound is off (it is until asked).
+    var isMuted: Bool { get set }
+    /// How loud its sound is, 0…1.
+    var volume: Double { get set }
 }
 
 extension VideoPlayback {
@@ -50,10 +54,17 @@ public struct VideoReport: Codable, Sendable, Equatable {
     /// Frames copied out of GStreamer's buffers (the rest are read in place: a decoder whose
     /// buffers come from a small pool has every frame copied, so none is held from it).
     public var copied: Int
+    /// Whether its sound is off.
+    public var muted: Bool
+    /// Its sound's volume, 0…1.
+    public var volume: Double
+    /// The element playing its sound (`pulsesink`, `alsasink`…), nil while there is none.
+    public var sound: String?
 
     /// A report from its parts.
     public init(name: String?, source: String, decoder: String?, playing: Bool, position: Double,
-                decoded: Int, shown: Int, dropped: Int, late: Int, copied: Int = 0) {
+                decoded: Int, shown: Int, dropped: Int, late: Int, copied: Int = 0,
+                muted: Bool = true, volume: Double = 1, sound: String? = nil) {
         self.name = name
         self.source = source
         self.decoder = decoder
@@ -64,6 +75,9 @@ public struct VideoReport: Codable, Sendable, Equatable {
         self.dropped = dropped
         self.late = late
         self.copied = copied
+        self.muted = muted
+        self.volume = volume
+        self.sound = sound
     }
 }
 

@@ -1,14 +1,15 @@
 import LaminaVideo
 
 extension FileScene {
-    /// Gives a `video` layer its player: the clip opened and decoding at once, looping and at
-    /// the rate the file says, playing unless `playing: false`. Its events are published as
+    /// Gives a `video` layer its player: the clip opened and decoding at once, looping, at
+    /// the rate and with the sound (`muted: false`, `volume`) the file says, playing unless
+    /// `playing: false`. Its events are published as
     /// `video` events naming the layer, with `action` `ready`, `ended` or `failed`. A clip
     /// GStreamer cannot open is logged and published, and the layer shows its background:
     /// the scene runs on. After a reload, a layer with the name and source of a running video
     /// takes that player on as it is (playing where it was, at its rate, looping or not).
     func attachPlayer(to layer: VideoLayer, _ spec: LayerSpec) -> VideoPlayer? {
-        var source: VideoSource?, loops = false, autoplay = true, rate = 1.0
+        var source: VideoSource?, loops = false, autoplay = true, rate = 1.0, muted = true, volume = 1.0
         for entry in spec.setup {
             switch entry {
             case .videoSource(let s): source = s
@@ -16,6 +17,8 @@ extension FileScene {
             case .autoplay(let a): autoplay = a
             case .playbackRate(let r): rate = r
             case .overlayPlane(let allowed): layer.usesOverlayPlane = allowed
+            case .muted(let m): muted = m
+            case .volume(let v): volume = v
             default: break
             }
         }
@@ -40,6 +43,8 @@ extension FileScene {
                 return nil
             }
             player.rate = rate
+            player.volume = volume
+            player.isMuted = muted
             if autoplay { player.play() }
         }
         player.name = spec.name

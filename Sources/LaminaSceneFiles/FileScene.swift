@@ -329,7 +329,7 @@ public final class FileScene: ControllableScene, LocalizableScene {
             break                                                                        // `makeControl(_:)`
         case .listItems, .listRowTemplate, .rowHeight: break                            // `makeList(_:)`
         case .placeholder, .maximumLength: break                                         // `makeControl(_:)`
-        case .videoSource, .loops, .autoplay, .playbackRate, .overlayPlane: break                       // `attachPlayer(to:_:)`
+        case .videoSource, .loops, .autoplay, .playbackRate, .overlayPlane, .muted, .volume: break                       // `attachPlayer(to:_:)`
         }
     }
 

@@ -198,12 +198,14 @@ enum LayerSetup {
     case listRowTemplate(String)
     case rowHeight(Double)
     /// A video layer's clip, whether it loops, whether it plays from the start, its rate,
-    /// and whether its frames may go on an overlay plane.
+    /// whether its frames may go on an overlay plane, whether its sound is off and how loud.
     case videoSource(VideoSource)
     case loops(Bool)
     case autoplay(Bool)
     case playbackRate(Double)
     case overlayPlane(Bool)
+    case muted(Bool)
+    case volume(Double)
     /// A text box's placeholder.
     case placeholder(String)
     /// A text box's longest text, in characters.

@@ -47,7 +47,7 @@ extension LayerSpec.Kind {
         case .slider: return ["range", "step", "enabled", "binding"]
         case .progress: return ["style", "indeterminate", "binding"]
         case .textbox: return ["placeholder", "maxLength", "binding", "font"]
-        case .video: return ["source", "loop", "playing", "rate", "overlayPlane", "contentsGravity"]
+        case .video: return ["source", "loop", "playing", "rate", "overlayPlane", "muted", "volume", "contentsGravity"]
         }
     }
 }
@@ -445,6 +445,8 @@ extension SceneFileCompiler {
         case "loop": return .loops(try values.bool(node, path))
         case "playing": return .autoplay(try values.bool(node, path))
         case "overlayPlane": return .overlayPlane(try values.bool(node, path))
+        case "muted": return .muted(try values.bool(node, path))
+        case "volume": return .volume(try values.number(node, path, in: 0...1))
         case "rate": return .playbackRate(try values.number(node, path, in: 0...VideoPlayer.maximumRate))
         case "title": return .title(try values.string(node, path, maxLength: 256))
         case "placeholder": return .placeholder(try values.string(node, path, maxLength: 256))

@@ -104,8 +104,8 @@ public enum SceneFileFormat {
         case "contentsGravity": return .choice(ContentsGravity.allCases.map(\.rawValue))
         case "contents": return .image
         case "source": return .video
-        case "loop", "playing", "overlayPlane": return .boolean
-        case "rate": return .number
+        case "loop", "playing", "overlayPlane", "muted": return .boolean
+        case "rate", "volume": return .number
         case "contentSize": return .size
         case "paging", "bounces", "indicators": return .boolean
         case "decelerationRate": return .choice(["normal", "fast"])

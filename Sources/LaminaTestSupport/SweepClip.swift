@@ -8,15 +8,25 @@ import LaminaPixels
 public enum SweepClip {
     public static let width = 320, height = 240, frames = 30, step = 8
 
+    /// The sample rate of a clip's sound.
+    public static let soundRate = 48_000
+
     /// The clip written in `folder` as `name`, encoded by `encoder` (`gst-launch-1.0`'s
-    /// words) and muxed by `muxer`: VP9 in WebM unless told.
+    /// words) and muxed by `muxer`: VP9 in WebM unless told. With a `tone`, the clip has a
+    /// sound track as long as its pictures: a sine of that many hertz at half of full scale,
+    /// mono at ``soundRate``, in Opus.
     public static func make(in folder: String = NSTemporaryDirectory(), name: String? = nil,
                             encoder: String = "vp9enc deadline=1 min-quantizer=4 max-quantizer=20",
-                            muxer: String = "webmmux") throws -> String {
+                            muxer: String = "webmmux", tone: Double? = nil) throws -> String {
         let path = folder + "/" + (name ?? "lamina-sweep-\(UUID().uuidString.prefix(8)).webm")
+        let sound = tone.map { hertz in
+            ["audiotestsrc", "num-buffers=\(frames)", "samplesperbuffer=\(soundRate / 30)", "freq=\(hertz)", "volume=0.5", "!",
+             "audio/x-raw,rate=\(soundRate),channels=1", "!", "opusenc", "bitrate=128000", "!", "mux."]
+        } ?? []
         try gstLaunch(["videotestsrc", "num-buffers=\(frames)", "pattern=smpte75", "horizontal-speed=\(step)", "!",
                        "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!"]
-                      + encoder.split(separator: " ").map(String.init) + ["!", muxer, "!", "filesink", "location=\(path)"])
+                      + encoder.split(separator: " ").map(String.init)
+                      + ["!", muxer, "name=mux", "!", "filesink", "location=\(path)"] + sound)
         guard FileManager.default.fileExists(atPath: path) else { throw SweepClipError(reason: "gst-launch-1.0 wrote no \(path)") }
         return path
     }

@@ -90,12 +90,12 @@ public struct ControlClient {
             try arity(1, "language TAG|none")
             return ["command": .string("set-language"), "language": args[0] == "none" ? .null : .string(args[0])]
         case "video":
-            let usage = "usage: lamina ctl video LAYER play|pause|seek SECONDS|rate RATE|loop on|off"
+            let usage = "usage: lamina ctl video LAYER play|pause|mute|unmute|seek SECONDS|rate RATE|volume LEVEL|loop on|off"
             guard args.count == 2 || args.count == 3 else { throw ControlClientError(reason: usage) }
             var request: [String: ControlValue] = ["command": .string("video"), "layer": .string(args[0]), "action": .string(args[1])]
             switch (args[1], args.count) {
-            case ("play", 2), ("pause", 2): break
-            case ("seek", 3), ("rate", 3):
+            case ("play", 2), ("pause", 2), ("mute", 2), ("unmute", 2): break
+            case ("seek", 3), ("rate", 3), ("volume", 3):
                 guard let number = Double(args[2]) else { throw ControlClientError(reason: "\(args[1]) takes a number") }
                 request["value"] = .number(number)
             case ("loop", 3):

@@ -50,6 +50,8 @@ public final class VideoDecoder: @unchecked Sendable {
 
     private let pipeline: UnsafeMutableRawPointer
     private let sink: UnsafeMutableRawPointer
+    /// The clip's sound track and the branch playing it once asked (`lamina_gst_sound_new`).
+    private let sound: UnsafeMutableRawPointer
     private let state: Mutex<State>
     /// A free place in the queue: the decoding thread takes one per frame, the loop gives it
     /// back when it takes the frame. (Made at 0 and given its places in `init`: libdispatch
@@ -83,6 +85,29 @@ public final class VideoDecoder: @unchecked Sendable {
         /// Frames copied out of GStreamer (its buffer could not be held).
         var copied = 0
         var decoderName: String?
+        /// The player's schedule, nil while it is paused (see ``schedule(_:)``).
+        var schedule: SoundSchedule?
+        /// Whether sound was asked for, and whether the pipeline is paused for it.
+        var soundWanted = false
+        var soundHeld = false
+        /// Why the clip plays without sound, once its branch failed.
+        var soundFailure: String?
+        /// The rate seeks set (the segment's rate, which a sound branch plays at).
+        var rate = 1.0
+        /// The flush epoch the sound is in: where its pass starts on the timeline and the
+        /// position the last flushing seek went to (the sound's running time 0).
+        var epochPassStart = 0.0
+        var epochSegmentStart = 0.0
+        /// Seeks GStreamer refused before the first frame, to be made again.
+        var seekRetries = 0
+        /// A seek made while paused for sound: its frame comes as the preroll sample.
+        var prerollWanted = false
+        /// The presentation time of a frame taken as a preroll sample: the same buffer comes
+        /// again as the first sample when the pipeline plays, and is passed over.
+        var prerollPTS: UInt64?
+
+        /// The timeline time of the sound's running time 0 in the current epoch.
+        var epochStart: Double { epochPassStart + epochSegmentStart - Double(origin ?? 0) / 1e9 }
     }
 
     /// Opens `source` and starts decoding it; a decoder that `loops` plays it again from the
@@ -93,14 +118,15 @@ public final class VideoDecoder: @unchecked Sendable {
     }
 
     /// As `init(source:loops:)`; `readsInPlace` false copies every frame out of GStreamer
-    /// (a test holds the two ways to the same pixels).
-    init(source: VideoSource, loops: Bool, readsInPlace: Bool) throws(VideoError) {
+    /// (a test holds the two ways to the same pixels); `soundSink` is the element the sound
+    /// goes to when asked for (a test's tap instead of the audio device).
+    init(source: VideoSource, loops: Bool, readsInPlace: Bool, soundSink: String = VideoDecoder.audioDevice) throws(VideoError) {
         self.readsInPlace = readsInPlace
         var message = [CChar](repeating: 0, count: 512)
         guard lamina_gst_load(&message, message.count) == 0 else {
             throw VideoError("GStreamer cannot be loaded: \(Self.text(message))")
         }
-        let description = "uridecodebin uri=\(source.uri) ! videoconvert ! video/x-raw,format=BGRA ! "
+        let description = "uridecodebin name=lamina-decode uri=\(source.uri) ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=lamina-frames sync=false max-buffers=2 drop=false"
         guard let pipeline = lamina_gst_parse_launch(description, &message, message.count) else {
             throw VideoError("\(source): \(Self.text(message))")
@@ -109,16 +135,24 @@ public final class VideoDecoder: @unchecked Sendable {
             lamina_gst_object_unref(pipeline)
             throw VideoError("\(source): the pipeline has no frame sink")
         }
+        guard let sound = lamina_gst_sound_new(pipeline, "lamina-decode", soundSink) else {
+            lamina_gst_object_unref(sink)
+            lamina_gst_object_unref(pipeline)
+            throw VideoError("\(source): the pipeline has no decoder to take sound from")
+        }
         do {
             wakeup = try WakeupEvent()
         } catch {
+            lamina_gst_sound_free(sound)
             lamina_gst_object_unref(sink)
             lamina_gst_object_unref(pipeline)
             throw VideoError("\(source): no wakeup descriptor: \(error)")
         }
+        lamina_gst_use_system_clock(pipeline)
         self.source = source
         self.pipeline = pipeline
         self.sink = sink
+        self.sound = sound
         self.state = Mutex(State(loops: loops))
         for _ in 0..<Self.queueLength { room.signal() }
         if lamina_gst_element_set_state(pipeline, 4) == 0 {
@@ -145,6 +179,7 @@ public final class VideoDecoder: @unchecked Sendable {
         room.signal()                                   // a thread waiting for room goes on and sees the stop
         lamina_gst_element_set_state(pipeline, 1)       // NULL: a pull waiting for a sample returns
         finished.wait()
+        lamina_gst_sound_free(sound)
         lamina_gst_object_unref(sink)
         lamina_gst_object_unref(pipeline)
     }
@@ -225,6 +260,116 @@ public final class VideoDecoder: @unchecked Sendable {
     /// `vah264dec`…), once the first frame is out; never a secret.
     public var decoderName: String? { state.withLock { $0.decoderName } }
 
+    // MARK: Sound
+
+    /// The element a player's sound goes to: the audio device GStreamer finds (PulseAudio or
+    /// PipeWire where they run, else ALSA's default device).
+    public static let audioDevice = "autoaudiosink"
+
+    /// Asks for the clip's sound, which is off until asked: a branch to the audio device is
+    /// added to the pipeline (now, or when the track appears), timed by the player's
+    /// ``schedule(_:)``. While the player is paused the pipeline pauses with it. Returns
+    /// whether sound plays now; a failure (no device) is ``soundFailure`` and the video plays
+    /// on.
+    @discardableResult
+    public func enableSound() -> Bool {
+        let (first, scheduled) = state.withLock { state -> (Bool, Bool) in
+            let first = !state.soundWanted
+            state.soundWanted = true
+            applySoundBaseTime(state)
+            return (first, state.schedule != nil && state.rate > 0)
+        }
+        guard first else { return soundSink != nil }
+        if !scheduled { hold(true) }
+        return lamina_gst_sound_enable(sound, nil, 0) == 1     // a failure is kept on the C side: `soundFailure`
+    }
+
+    /// The sound's volume (0…1, a linear gain) and whether it is muted; kept for a branch
+    /// added later.
+    public func setSoundVolume(_ volume: Double, muted: Bool) {
+        lamina_gst_sound_set_volume(sound, min(max(volume, 0), 1), muted ? 1 : 0)
+    }
+
+    /// When the player shows what (nil while it is paused, has ended or failed): with sound,
+    /// the sound's base time is set so the sound of each frame is heard at the vblank the
+    /// frame is shown at, and the pipeline plays while there is a schedule and pauses while
+    /// there is none.
+    public func schedule(_ schedule: SoundSchedule?) {
+        let (wanted, playing) = state.withLock { state -> (Bool, Bool) in
+            state.schedule = schedule
+            applySoundBaseTime(state)
+            return (state.soundWanted, schedule != nil && state.rate > 0)
+        }
+        if wanted { hold(!playing) }
+    }
+
+    /// The rate the next seek plays at (with sound the player seeks again when its rate
+    /// changes, so the sound plays at it too). Not a positive number is 1.
+    public var playbackRate: Double {
+        get { state.withLock { $0.rate } }
+        set { state.withLock { $0.rate = newValue.isFinite && newValue > 0 ? newValue : 1 } }
+    }
+
+    /// The element playing the sound (`pulsesink`, `alsasink`, `fakesink` when no device was
+    /// found…), nil while there is no sound: never a secret.
+    public var soundSink: String? {
+        var name = [CChar](repeating: 0, count: 128)
+        return lamina_gst_sound_sink_name(sound, &name, name.count) == 1 ? Self.text(name) : nil
+    }
+
+    /// Whether the clip has a sound track (known once its first frames are decoded).
+    public var hasSoundTrack: Bool { lamina_gst_sound_has_track(sound) == 1 }
+
+    /// Why the clip plays without the sound asked for (its audio sink failed), if it does.
+    public var soundFailure: String? {
+        if let failure = state.withLock({ $0.soundFailure }) { return failure }
+        var message = [CChar](repeating: 0, count: 256)
+        return lamina_gst_sound_failure(sound, &message, message.count) == 1 ? Self.text(message) : nil
+    }
+
+    /// The base time the sound's sink has, in nanoseconds on `CLOCK_MONOTONIC`; nil without
+    /// sound. Its running time r is heard at this plus r.
+    var soundBaseTime: UInt64? {
+        let base = lamina_gst_sound_sink_base_time(sound)
+        return base == .max ? nil : base
+    }
+
+    /// Up to `capacity` samples a test's tap (an appsink named `lamina-sound-tap` in the sound
+    /// branch, taking mono F32) has received, waiting at most `seconds` for a buffer; empty
+    /// when none came, nil when there is no tap (no sound branch).
+    func tappedSound(capacity: Int = 1 << 16, seconds: Double) -> [Float]? {
+        var samples = [Float](repeating: 0, count: capacity)
+        let count = lamina_gst_sound_tap_pull(pipeline, &samples, capacity, UInt64(seconds * 1e9))
+        return count < 0 ? nil : Array(samples.prefix(count))
+    }
+
+    /// The base time putting the sound's running time 0 (the timeline's `epochStart`) where
+    /// `schedule` shows it at `rate`: `clock + (epochStart − timeline) / rate`, in nanoseconds
+    /// (0 for a time before the clock's start). Nil at rate 0.
+    static func soundBaseTime(schedule: SoundSchedule, epochStart: Double, rate: Double) -> UInt64? {
+        guard rate > 0 else { return nil }
+        let seconds = schedule.clock + (epochStart - schedule.timeline) / rate
+        guard seconds.isFinite else { return nil }
+        return seconds <= 0 ? 0 : UInt64(seconds * 1e9)
+    }
+
+    /// Sets the pipeline's base time from `state`'s schedule and epoch (with the state's lock
+    /// held, so a seek cannot come between).
+    private func applySoundBaseTime(_ state: State) {
+        guard state.soundWanted, let schedule = state.schedule,
+              let base = Self.soundBaseTime(schedule: schedule, epochStart: state.epochStart, rate: state.rate) else { return }
+        lamina_gst_set_base_time(pipeline, base)
+    }
+
+    /// Pauses the pipeline (sound stops, and decoding with it) or plays it.
+    private func hold(_ held: Bool) {
+        let changed = state.withLock { state -> Bool in
+            defer { state.soundHeld = held }
+            return state.soundHeld != held
+        }
+        if changed { lamina_gst_element_set_state(pipeline, held ? 3 : 4) }
+    }
+
     /// The decoding thread: a frame at a time while there is room for it.
     fileprivate func pull() {
         defer { finished.signal() }
@@ -233,9 +378,9 @@ public final class VideoDecoder: @unchecked Sendable {
             let (stopping, seek) = state.withLock { ($0.stopping, $0.pendingSeek) }
             if stopping { return }
             if let seek { performSeek(to: seek) }
-            guard let sample = lamina_gst_app_sink_try_pull_sample(sink, 100_000_000) else {
+            guard let sample = nextSample() else {
                 room.signal()
-                if let error = Self.popError(pipeline) {
+                if let error = popError() {
                     finish(failure: "\(source): \(error)")
                     return
                 }
@@ -248,8 +393,8 @@ public final class VideoDecoder: @unchecked Sendable {
                 if state.withLock({ $0.stopping }) { return }
                 continue
             }
-            let queued = queue(sample)
-            lamina_gst_sample_unref(sample)
+            let queued = queue(sample.sample, preroll: sample.preroll)
+            lamina_gst_sample_unref(sample.sample)
             if let failure = queued {
                 finish(failure: "\(source): \(failure)")
                 return
@@ -258,10 +403,50 @@ public final class VideoDecoder: @unchecked Sendable {
         }
     }
 
-    /// Makes the seek asked for: frames after it start a timeline at its position.
+    /// The next sample: the preroll sample after a seek made while paused for sound (the
+    /// seek's frame), else the next frame decoded, waiting at most a tenth of a second. A
+    /// sample that is the preroll frame again (as the pipeline plays) is passed over.
+    private func nextSample() -> (sample: UnsafeMutableRawPointer, preroll: Bool)? {
+        if state.withLock({ $0.prerollWanted && $0.soundHeld }) {
+            guard let sample = lamina_gst_app_sink_try_pull_preroll(sink, 100_000_000) else { return nil }
+            state.withLock { $0.prerollWanted = false }
+            return (sample, true)
+        }
+        guard let sample = lamina_gst_app_sink_try_pull_sample(sink, 100_000_000) else { return nil }
+        var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0, duration: UInt64 = 0
+        let repeated = state.withLock { state -> Bool in
+            guard let preroll = state.prerollPTS else { return false }
+            state.prerollPTS = nil
+            return lamina_gst_sample_describe(sample, &width, &height, &stride, &pts, &duration) == 0 && pts == preroll
+        }
+        if repeated {
+            lamina_gst_sample_unref(sample)
+            return nil
+        }
+        return (sample, false)
+    }
+
+    /// Makes the seek asked for: frames after it start a timeline at its position, and the
+    /// sound's running time starts there (its base time set before the flush, so no sound of
+    /// the new epoch is timed by the old).
     private func performSeek(to position: Double) {
-        let accepted = lamina_gst_seek(pipeline, UInt64(position * 1e9), 1) == 1
+        let rate = state.withLock { state -> Double in
+            state.epochPassStart = 0
+            state.epochSegmentStart = position
+            state.prerollWanted = state.soundHeld
+            state.prerollPTS = nil
+            applySoundBaseTime(state)
+            return state.rate
+        }
+        let accepted = lamina_gst_seek(pipeline, UInt64(position * 1e9), rate, 1) == 1
         state.withLock { state in
+            // A demuxer refuses a seek until it has read the clip's head: one asked for before
+            // the first frame is made again after the next pull (a frame decoded meanwhile is
+            // passed over), for at most five seconds.
+            if !accepted && state.decoded == 0 && state.seekRetries < 50 {
+                state.seekRetries += 1
+                return
+            }
             state.pendingSeek = nil
             state.pass = 0
             state.passStart = 0
@@ -274,9 +459,19 @@ public final class VideoDecoder: @unchecked Sendable {
     /// The stream ended and the decoder loops: back to the start, the next pass placed right
     /// after the last frame. False when the pass had no frame or GStreamer refuses the seek.
     private func loopBack() -> Bool {
-        guard state.withLock({ $0.passFrames > 0 }), lamina_gst_seek(pipeline, 0, 0) == 1 else { return false }
+        let next = state.withLock { state -> (start: Double, rate: Double)? in
+            guard state.passFrames > 0 else { return nil }
+            let start = (state.lastTime ?? state.passStart) + state.lastDuration
+            state.epochPassStart = start
+            state.epochSegmentStart = 0
+            state.prerollWanted = state.soundHeld
+            state.prerollPTS = nil
+            applySoundBaseTime(state)
+            return (start, state.rate)
+        }
+        guard let next, lamina_gst_seek(pipeline, 0, next.rate, 0) == 1 else { return false }
         state.withLock { state in
-            state.passStart = (state.lastTime ?? state.passStart) + state.lastDuration
+            state.passStart = next.start
             state.pass += 1
             state.passFrames = 0
         }
@@ -305,7 +500,7 @@ public final class VideoDecoder: @unchecked Sendable {
     /// alpha of 255), and queued: read in place from GStreamer's buffer, held until the frame
     /// goes away, where GStreamer lets it be held (`lamina_gst_sample_hold`); else copied.
     /// Nil when queued, else why the frame cannot be shown.
-    private func queue(_ sample: UnsafeMutableRawPointer) -> String? {
+    private func queue(_ sample: UnsafeMutableRawPointer, preroll: Bool) -> String? {
         var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0, pts: UInt64 = 0, duration: UInt64 = 0
         guard lamina_gst_sample_describe(sample, &width, &height, &stride, &pts, &duration) == 0 else {
             return "a decoded frame has no size"
@@ -336,8 +531,14 @@ public final class VideoDecoder: @unchecked Sendable {
         }
         state.withLock { state in
             if state.pendingSeek != nil { room.signal(); return }   // decoded before a seek asked for now
-            let origin = state.origin ?? (pts == .max ? 0 : pts)
-            state.origin = origin
+            // The clip's first frame gives the origin; a first frame after a seek does not
+            // (it is not the first), and positions count from 0 until the clip's start is seen.
+            if state.origin == nil, state.epochSegmentStart == 0, pts != .max {
+                state.origin = pts
+                if pts != 0 { applySoundBaseTime(state) }       // the epoch's start moves with it
+            }
+            let origin = state.origin ?? 0
+            if preroll { state.prerollPTS = pts }
             let position = pts == .max ? (state.lastTime.map { $0 + state.lastDuration - state.passStart } ?? 0)
                 : (pts >= origin ? Double(pts - origin) / 1e9 : -Double(origin - pts) / 1e9)
             let time = state.passStart + position
@@ -366,6 +567,22 @@ public final class VideoDecoder: @unchecked Sendable {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The first error on the bus that stops the video. One from the sound branch takes the
+    /// branch out (the video plays on without sound) and is kept as ``soundFailure``.
+    private func popError() -> String? {
+        var message = [CChar](repeating: 0, count: 512)
+        while true {
+            switch lamina_gst_pop_error_sorted(pipeline, sound, &message, message.count) {
+            case 2:
+                lamina_gst_sound_detach(sound)
+                state.withLock { $0.soundFailure = Self.text(message) }
+                wakeup.signal()
+            case 1: return Self.text(message)
+            default: return nil
+            }
+        }
+    }
+
     private static func popError(_ pipeline: UnsafeMutableRawPointer) -> String? {
         var message = [CChar](repeating: 0, count: 512)
         return lamina_gst_pop_error(pipeline, &message, message.count) == 1 ? Self.text(message) : nil
@@ -376,6 +593,22 @@ public final class VideoDecoder: @unchecked Sendable {
 /// behind its mutex.
 private struct UnretainedDecoder: @unchecked Sendable {
     let reference: Unmanaged<VideoDecoder>
+}
+
+/// When a playing video's frames are shown: the timeline time (see ``VideoFrame/time``) shown at
+/// the display's `clock` time (seconds on `CLOCK_MONOTONIC`), going on at the player's rate. The
+/// decoder puts its sound on the same schedule.
+public struct SoundSchedule: Equatable, Sendable {
+    /// A vblank's time, when `timeline` is shown.
+    public var clock: Double
+    /// The timeline time shown then.
+    public var timeline: Double
+
+    /// A schedule showing `timeline` at `clock`.
+    public init(clock: Double, timeline: Double) {
+        self.clock = clock
+        self.timeline = timeline
+    }
 }
 
 /// A video decoder GStreamer offers on this machine, as `lamina probe` lists it.

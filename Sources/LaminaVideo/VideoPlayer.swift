@@ -7,9 +7,12 @@ import LaminaRuntime
 ///
 /// The playhead advances with the display link's target times times ``rate``, so frames are
 /// paced by the flips, not by GStreamer's clock. On a virtual clock (tests, recordings) the
-/// player waits for each frame it needs, so every frame shows, deterministically. Videos are
-/// silent: Lamina shows pictures, and a kiosk that wants sound plays it with a program of
-/// its own.
+/// player waits for each frame it needs, so every frame shows, deterministically.
+///
+/// Videos are muted until ``isMuted`` is set false; then the clip's sound goes to the audio
+/// device, timed by the same schedule as the frames (the sound of a frame is heard at the
+/// vblank that shows it), paused, sought and looped with them. On a virtual clock there is
+/// no sound: it cannot follow a clock that is not the wall's.
 public final class VideoPlayer: VideoPlayback {
     /// What happened to the video, for ``onEvent``.
     public enum Event: Equatable, Sendable {
@@ -36,6 +39,8 @@ public final class VideoPlayer: VideoPlayback {
         public var late = 0
         /// Frames copied out of GStreamer's buffers; the others were read in place.
         public var copied = 0
+        /// The element playing the sound (`pulsesink`, `alsasink`…), nil while there is none.
+        public var soundSink: String?
     }
 
     /// The video.
@@ -64,14 +69,28 @@ public final class VideoPlayer: VideoPlayback {
     private var sentReady = false
     private var sentEnd = false
     private var reportedFailure = false
+    /// The element sound goes to when unmuted (a test's tap instead of the device).
+    private let soundSinkDescription: String
+    /// Whether unmuting has been handled, whether the decoder was asked for sound, and
+    /// whether what came of it was logged.
+    private var soundAsked = false
+    private var soundOn = false
+    private var soundLogged = false
 
     /// A player for `source` that starts decoding at once (so its first frame is ready when
     /// ``play()`` is called), paused. Throws when GStreamer cannot be loaded or the source
     /// cannot be opened; errors found later arrive as ``Event/failed(_:)``.
-    public init(source: VideoSource, context: SceneContext, loops: Bool = false) throws(VideoError) {
+    public convenience init(source: VideoSource, context: SceneContext, loops: Bool = false) throws(VideoError) {
+        try self.init(source: source, context: context, loops: loops, soundSink: VideoDecoder.audioDevice)
+    }
+
+    /// As `init(source:context:loops:)`, the sound going to `soundSink` when unmuted (a test's
+    /// tap, which plays on a virtual clock too).
+    init(source: VideoSource, context: SceneContext, loops: Bool, soundSink: String) throws(VideoError) {
         self.source = source
         self.context = context
-        decoder = try VideoDecoder(source: source, loops: loops)
+        soundSinkDescription = soundSink
+        decoder = try VideoDecoder(source: source, loops: loops, readsInPlace: true, soundSink: soundSink)
         context.logger.info("video \(source): decoding with GStreamer")
         context.register(self)
     }
@@ -99,6 +118,22 @@ public final class VideoPlayer: VideoPlayback {
         set { decoder?.loops = newValue }
     }
 
+    /// Whether the sound is off. It is until set false (a kiosk's videos are silent unless
+    /// asked); then the clip's sound plays on the audio device GStreamer finds, from the
+    /// playhead on. Muting again silences it and keeps the device.
+    public var isMuted = true {
+        didSet { updateSound() }
+    }
+
+    /// How loud the sound is, 0…1 (a linear gain on the clip's own level; clamped, not a
+    /// number is 1).
+    public var volume = 1.0 {
+        didSet {
+            volume = volume.isNaN ? 1 : min(max(volume, 0), 1)
+            updateSound()
+        }
+    }
+
     /// Whether it is playing (the playhead moves).
     public private(set) var isPlaying = false
 
@@ -110,6 +145,12 @@ public final class VideoPlayer: VideoPlayback {
             if let anchor, let now = link.map({ $0.targetTimestamp }) {
                 timeline = anchor.timeline + (now - anchor.clock) * oldValue
                 self.anchor = (now, timeline)
+                schedule(now)
+            }
+            if soundOn, rate > 0, rate != oldValue, let decoder {
+                // The sound plays at the segment's rate: seek again from the frame shown.
+                decoder.playbackRate = rate
+                seek(to: currentTime)
             }
         }
     }
@@ -118,7 +159,7 @@ public final class VideoPlayer: VideoPlayback {
     public var report: VideoReport {
         VideoReport(name: name, source: source.text, decoder: statistics.decoder, playing: isPlaying, position: currentTime,
                     decoded: statistics.decoded, shown: statistics.shown, dropped: statistics.dropped, late: statistics.late,
-                    copied: statistics.copied)
+                    copied: statistics.copied, muted: isMuted, volume: volume, sound: statistics.soundSink)
     }
 
     /// Where the playhead is in the clip, in seconds (the frame shown's place in it).
@@ -141,6 +182,7 @@ public final class VideoPlayer: VideoPlayback {
         isPlaying = false
         if let anchor, let now = link?.targetTimestamp { timeline = anchor.timeline + (now - anchor.clock) * rate }
         anchor = nil
+        decoder?.schedule(nil)
         link?.isPaused = true
     }
 
@@ -148,6 +190,7 @@ public final class VideoPlayer: VideoPlayback {
     /// next, and playing goes on from it if it was playing.
     public func seek(to seconds: Double) {
         let position = seconds.isFinite ? max(0, seconds) : 0
+        decoder?.schedule(nil)          // sound holds until the next frame puts it on the new schedule
         decoder?.seek(to: position)
         timeline = position
         seekFloor = position
@@ -168,7 +211,10 @@ public final class VideoPlayer: VideoPlayback {
         let now = link.targetTimestamp
         var playhead = timeline
         if isPlaying {
-            if let anchor { playhead = anchor.timeline + (now - anchor.clock) * rate } else { anchor = (now, timeline) }
+            if let anchor { playhead = anchor.timeline + (now - anchor.clock) * rate } else {
+                anchor = (now, timeline)
+                schedule(now)
+            }
         }
         // The frame due is the last whose time is nearest the vblank's playhead: before the
         // half-vblank after it (a tie goes to the earlier frame).
@@ -195,6 +241,7 @@ public final class VideoPlayer: VideoPlayback {
         statistics.decoded = decoder.framesDecoded
         statistics.copied = decoder.framesCopied
         statistics.decoder = decoder.decoderName
+        if soundOn && !soundLogged { logSound(decoder) }
         if let failure = decoder.failure, !reportedFailure {
             reportedFailure = true
             context.logger.error("video \(source): \(failure)")
@@ -219,6 +266,52 @@ public final class VideoPlayer: VideoPlayback {
         isPlaying = false
         timeline = shown?.time ?? timeline
         anchor = nil
+        decoder?.schedule(nil)
         link.isPaused = true
+    }
+
+    /// Tells the decoder the schedule the anchor fixes (the sound follows it), or that the
+    /// playhead stands still (rate 0).
+    private func schedule(_ now: Double) {
+        guard let anchor else { return }
+        decoder?.schedule(rate > 0 ? SoundSchedule(clock: now, timeline: anchor.timeline) : nil)
+    }
+
+    /// Applies ``isMuted`` and ``volume``: the first unmuting asks the decoder for sound
+    /// (not on a virtual clock, which the wall's audio device cannot follow).
+    private func updateSound() {
+        guard let decoder else { return }
+        decoder.setSoundVolume(volume, muted: isMuted)
+        guard !isMuted, !soundAsked else { return }
+        soundAsked = true
+        if context.clockIsVirtual && soundSinkDescription == VideoDecoder.audioDevice {
+            soundLogged = true
+            context.logger.info("video \(source): no sound on a virtual clock (a recording or a test)")
+            return
+        }
+        soundOn = true
+        if rate > 0 && rate != 1 {
+            decoder.playbackRate = rate
+            decoder.enableSound()
+            seek(to: currentTime)
+        } else {
+            decoder.enableSound()
+        }
+    }
+
+    /// Logs once where the sound goes, or why there is none.
+    private func logSound(_ decoder: VideoDecoder) {
+        if let failure = decoder.soundFailure {
+            soundLogged = true
+            statistics.soundSink = nil
+            context.logger.error("video \(source): no sound: \(failure)")
+        } else if let sink = decoder.soundSink {
+            soundLogged = true
+            statistics.soundSink = sink
+            context.logger.info("video \(source): sound to \(sink)")
+        } else if sentReady && !decoder.hasSoundTrack {
+            soundLogged = true
+            context.logger.info("video \(source): the clip has no sound")
+        }
     }
 }

@@ -63,10 +63,11 @@ void lamina_gst_sample_release(void *held);
 /// `message` (the element that posted it, then GStreamer's description), 0 when there is none.
 int lamina_gst_pop_error(void *pipeline, char *message, size_t message_size);
 
-/// Seeks the pipeline to `position_ns`, flushing what is queued; `accurate` decodes from the
-/// key frame before it so the first frame out is the one at the position (otherwise the key
-/// frame itself comes first). 1 when GStreamer took the seek.
-int lamina_gst_seek(void *pipeline, uint64_t position_ns, int accurate);
+/// Seeks the pipeline to `position_ns`, flushing what is queued, to play on at `rate` (the
+/// segment's rate: a sound branch plays that much faster); `accurate` decodes from the key
+/// frame before it so the first frame out is the one at the position (otherwise the key frame
+/// itself comes first). 1 when GStreamer took the seek.
+int lamina_gst_seek(void *pipeline, uint64_t position_ns, double rate, int accurate);
 
 /// The name of the element factory decoding the video in `bin` (its first element whose class
 /// says Decoder and Video, searched through nested bins, such as `avdec_h264`, `vp9dec`,
@@ -77,5 +78,72 @@ int lamina_gst_video_decoder_name(void *bin, char *name, size_t name_size);
 /// and Video, rank marginal or above), one a line as `name<TAB>rank<TAB>class`, highest rank
 /// first, written into `out` (cut at `out_size`). Returns how many there are.
 int lamina_gst_video_decoders(char *out, size_t out_size);
+
+/// Makes `pipeline` keep time by GStreamer's system clock (CLOCK_MONOTONIC, the clock Lamina's
+/// frames are timed by) with no start time, so the pipeline never picks its own base time: the
+/// player sets it (lamina_gst_set_base_time) to put the sound's running time on the display's
+/// schedule.
+void lamina_gst_use_system_clock(void *pipeline);
+
+/// Sets the base time of `pipeline` and of every element in it (a running sink reads its own
+/// base time at each buffer it syncs; the pipeline hands its own to elements when their state
+/// changes), in nanoseconds on the system clock.
+void lamina_gst_set_base_time(void *pipeline, uint64_t base_time_ns);
+
+/// The base time of the element the sound goes to (see lamina_gst_sound_sink_name), in
+/// nanoseconds; UINT64_MAX while there is no sound branch.
+uint64_t lamina_gst_sound_sink_base_time(void *sound);
+
+/// The preroll sample (the frame a paused pipeline shows after a seek), waiting at most
+/// `timeout_ns`; NULL when none came. Taking it clears it.
+void *lamina_gst_app_sink_try_pull_preroll(void *sink, uint64_t timeout_ns);
+
+/// A video's sound, added to its pipeline only when asked for (sound is off by default, and a
+/// daemon whose videos are muted never opens an audio device). Made before the pipeline
+/// starts: it watches `decodebin_name` for a decoded sound track and keeps it, and once
+/// asked, links it to a branch `queue ! audioconvert ! audioresample ! volume ! SINK`, where
+/// SINK is `sink_description` (`autoaudiosink`, or a test's tap). NULL when the element is
+/// missing.
+void *lamina_gst_sound_new(void *pipeline, const char *decodebin_name, const char *sink_description);
+
+/// Asks for sound: builds and links the branch now if the track is known, or when it
+/// appears. 1 when sound is playing, 0 when the clip has shown no sound track yet, -1 when
+/// the branch could not be built or started (its sink could not open a device; the reason in
+/// `error`); the video plays on either way.
+int lamina_gst_sound_enable(void *sound, char *error, size_t error_size);
+
+/// Sets the branch's volume (0…1, a linear gain) and mute; kept for a branch built later.
+void lamina_gst_sound_set_volume(void *sound, double volume, int muted);
+
+/// Why the sound branch could not be built or failed: 1 with the reason in `message`, 0 when
+/// it has not failed.
+int lamina_gst_sound_failure(void *sound, char *message, size_t message_size);
+
+/// Whether the clip has a sound track (known once the pipeline has prerolled).
+int lamina_gst_sound_has_track(void *sound);
+
+/// The element the sound goes to, found inside the branch (`pulsesink`, `alsasink`,
+/// `fakesink` when `autoaudiosink` found no device, `appsink` for a tap): 1 with its factory
+/// name in `name`, 0 while there is no branch.
+int lamina_gst_sound_sink_name(void *sound, char *name, size_t name_size);
+
+/// Takes the branch out of the pipeline (after its sink failed): the track is unlinked first,
+/// so the demuxer goes on feeding the video.
+void lamina_gst_sound_detach(void *sound);
+
+/// Whether GStreamer `object` (an error's source) is inside the sound branch.
+int lamina_gst_sound_contains(void *sound, void *object);
+
+/// Drops the sound's watch and references; after the pipeline is set to NULL.
+void lamina_gst_sound_free(void *sound);
+
+/// The first error waiting on the pipeline's bus, as lamina_gst_pop_error, telling whether it
+/// came from inside `sound`'s branch: 2 for the sound's, 1 for another's, 0 for none.
+int lamina_gst_pop_error_sorted(void *pipeline, void *sound, char *message, size_t message_size);
+
+/// A test's tap: up to `capacity` mono F32 samples from the appsink named `lamina-sound-tap`
+/// in `pipeline`, waiting at most `timeout_ns` for one buffer. The count written; 0 when none
+/// came, -1 when there is no tap.
+long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns);
 
 #endif
