@@ -299,6 +299,9 @@ public final class VideoPlayer: VideoPlayback {
         }
     }
 
+    /// What a test's tap has received since the last call (see ``VideoDecoder``'s).
+    func tappedSound() -> [Float]? { decoder?.tappedSound(seconds: 0.1) }
+
     /// Logs once where the sound goes, or why there is none.
     private func logSound(_ decoder: VideoDecoder) {
         if let failure = decoder.soundFailure {

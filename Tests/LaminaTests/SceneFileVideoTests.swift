@@ -26,6 +26,9 @@ struct SceneFileVideoTests {
             ("{kind: video, source: 'ftp://host/a.mp4'}", "does not exist"),
             ("{kind: video, source: 'rtsp://camera/stream', rate: 9}", "layers[0].rate"),
             ("{kind: video, source: 'rtsp://camera/stream', loop: maybe}", "layers[0].loop"),
+            ("{kind: video, source: 'rtsp://camera/stream', muted: no-thanks}", "layers[0].muted"),
+            ("{kind: video, source: 'rtsp://camera/stream', volume: 1.5}", "layers[0].volume"),
+            ("{kind: video, source: 'rtsp://camera/stream', volume: loud}", "layers[0].volume"),
             ("{kind: video, source: 'https://signage.example/a b.mp4', contents: x.png}", "a video layer has no property 'contents'"),
         ]
         for (layer, expected) in cases {
@@ -180,6 +183,14 @@ struct SceneFileVideoTests {
         #expect(ask(#"{"command": "video", "layer": "promo", "action": "seek", "value": -1}"#)["error"]?.string?.hasPrefix("seek needs `value`") == true)
         #expect(ask(#"{"command": "video", "layer": "promo", "action": "rate", "value": 9}"#)["error"]?.string == "rate needs `value`, a number from 0 to 8")
         #expect(ask(#"{"command": "video", "layer": "promo", "action": "fly"}"#)["error"]?.string?.hasPrefix("video needs `action`") == true)
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "volume", "value": 1.5}"#)["error"]?.string == "volume needs `value`, a number from 0 to 1")
+        // Muted until asked; unmuted on a virtual clock (the test's) there is no sound to
+        // follow it, and the report says so: no sink.
+        let muted = ask(#"{"command": "video", "layer": "promo", "action": "volume", "value": 0.4}"#)["video"]?.object
+        #expect(muted?["muted"] == .bool(true) && muted?["volume"] == .number(0.4) && muted?["sound"] == nil)
+        let unmuted = ask(#"{"command": "video", "layer": "promo", "action": "unmute"}"#)["video"]?.object
+        #expect(unmuted?["muted"] == .bool(false) && unmuted?["sound"] == nil, "\(String(describing: unmuted))")
+        #expect(ask(#"{"command": "video", "layer": "promo", "action": "mute"}"#)["video"]?.object?["muted"] == .bool(true))
         #expect(ask(#"{"command": "video", "layer": "promo", "action": "play"}"#)["ok"] == .bool(true))
         #expect(runtime.run(untilSettled: true) == .settled, "an ended video lets the daemon sleep")
         #expect(SweepClip.frameShown(rig.display.readFront()) == SweepClip.frames - 1, "the last frame stays")

@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 import LaminaSystem
 import LaminaTestSupport
 import Testing
@@ -159,5 +160,49 @@ struct VideoSoundTests {
         let (frames, sound) = try Self.drain(decoder)
         #expect(frames.count == SweepClip.frames)
         #expect(sound.isEmpty && !decoder.hasSoundTrack && decoder.soundSink == nil && decoder.soundFailure == nil)
+    }
+
+    @Test("an unmuted player plays the clip's tone with its frames, at its volume; the report names the sink")
+    func playerPlaysSound() throws {
+        let path = try Self.clip()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        SoundSweepScene.source = path
+        let rig = try DummyDisplayRig(width: SweepClip.width, height: SweepClip.height, refresh: 60, start: 0)
+        let log = CapturedLog()
+        let runtime = rig.makeRuntime(log: log)
+        let scene = try runtime.install(SoundSweepScene.self, settings: NoSettings())
+        scene.player.volume = 0.5
+        scene.player.isMuted = false
+        scene.player.play()
+        var steps = 0
+        runtime.step()
+        while !scene.events.contains(.ended), steps < 20_000, rig.advanceToNextEvent(runtime) { steps += 1 }
+        #expect(scene.events == [.ready, .ended])
+        #expect(scene.player.statistics.shown == SweepClip.frames && scene.player.statistics.dropped == 0)
+        let report = scene.player.report
+        #expect(report.muted == false && report.volume == 0.5 && report.sound == "appsink")
+        var sound: [Float] = []
+        while let more = scene.player.tappedSound(), !more.isEmpty { sound += more }
+        #expect(abs(sound.count - SweepClip.soundRate) < SweepClip.soundRate / 30, "\(sound.count) samples")
+        let middle = sound.dropFirst(sound.count / 5).prefix(sound.count * 3 / 5)
+        #expect(abs(Self.rms(middle) - 0.25 / 2.0.squareRoot()) < 0.005, "RMS \(Self.rms(middle))")
+        #expect(log.count(containing: "sound to appsink") == 1, "where the sound goes is logged once")
+    }
+}
+
+/// A video layer filling the screen, its player's sound going to the tests' tap.
+final class SoundSweepScene: Scene {
+    static let name = "video-sound-sweep"
+    static let summary = "a video layer whose sound goes to a tap"
+    nonisolated(unsafe) static var source = ""
+    let player: VideoPlayer
+    var events: [VideoPlayer.Event] = []
+
+    init(context: SceneContext, settings: NoSettings) throws {
+        player = try VideoPlayer(source: try VideoSource(Self.source), context: context, loops: false, soundSink: VideoSoundTests.tap)
+        let layer = VideoLayer(player: player)
+        layer.frame = Rect(x: 0, y: 0, width: context.screenSize.width, height: context.screenSize.height)
+        context.rootLayer.addSublayer(layer)
+        player.onEvent = { [unowned self] event in self.events.append(event) }
     }
 }
