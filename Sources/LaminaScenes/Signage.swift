@@ -53,6 +53,8 @@ public final class Signage: Scene {
         do {
             let player = try VideoPlayer(source: try VideoSource(settings.clip), context: context, loops: true)
             player.name = "promo"
+            player.volume = 0.8
+            player.isMuted = true            // the default; false plays a clip's sound (this one has none)
             video.player = player
             player.play()
             self.player = player
