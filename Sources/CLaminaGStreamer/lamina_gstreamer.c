@@ -657,7 +657,7 @@ void lamina_gst_sound_free(void *handle) {
     free(sound);
 }
 
-long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns) {
+long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns, uint64_t *pts_ns) {
     void *tap = gst.bin_get_by_name(pipeline, "lamina-sound-tap");
     if (!tap) return -1;
     void *sample = gst.app_sink_try_pull_sample(tap, timeout_ns);
@@ -666,6 +666,7 @@ long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, 
     GstBuffer *buffer = gst.sample_get_buffer(sample);
     GstMapInfo map;
     long count = 0;
+    if (buffer) *pts_ns = buffer->pts;
     if (buffer && gst.buffer_map(buffer, &map, MAP_READ)) {
         size_t available = map.size / sizeof(float);
         count = (long)(available < capacity ? available : capacity);

@@ -338,10 +338,21 @@ public final class VideoDecoder: @unchecked Sendable {
     /// branch, taking mono F32) has received, waiting at most `seconds` for a buffer; empty
     /// when none came, nil when there is no tap (no sound branch).
     func tappedSound(capacity: Int = 1 << 16, seconds: Double) -> [Float]? {
-        var samples = [Float](repeating: 0, count: capacity)
-        let count = lamina_gst_sound_tap_pull(pipeline, &samples, capacity, UInt64(seconds * 1e9))
-        return count < 0 ? nil : Array(samples.prefix(count))
+        tappedSoundBuffer(capacity: capacity, seconds: seconds)?.samples
     }
+
+    /// As ``tappedSound(capacity:seconds:)``, with the buffer's presentation time in seconds
+    /// (nil when it has none).
+    package func tappedSoundBuffer(capacity: Int = 1 << 16, seconds: Double) -> (samples: [Float], time: Double?)? {
+        var samples = [Float](repeating: 0, count: capacity)
+        var pts = UInt64.max
+        let count = lamina_gst_sound_tap_pull(pipeline, &samples, capacity, UInt64(seconds * 1e9), &pts)
+        return count < 0 ? nil : (Array(samples.prefix(count)), pts == .max || count == 0 ? nil : Double(pts) / 1e9)
+    }
+
+    /// The element players made by the public initializer send their sound to instead of the
+    /// audio device, when set (`lamina bench scene --sound-tap` times a tap against the flips).
+    nonisolated(unsafe) package static var soundSinkOverride: String?
 
     /// The base time putting the sound's running time 0 (the timeline's `epochStart`) where
     /// `schedule` shows it at `rate`: `clock + (epochStart − timeline) / rate`, in nanoseconds

@@ -81,7 +81,7 @@ public final class VideoPlayer: VideoPlayback {
     /// ``play()`` is called), paused. Throws when GStreamer cannot be loaded or the source
     /// cannot be opened; errors found later arrive as ``Event/failed(_:)``.
     public convenience init(source: VideoSource, context: SceneContext, loops: Bool = false) throws(VideoError) {
-        try self.init(source: source, context: context, loops: loops, soundSink: VideoDecoder.audioDevice)
+        try self.init(source: source, context: context, loops: loops, soundSink: VideoDecoder.soundSinkOverride ?? VideoDecoder.audioDevice)
     }
 
     /// As `init(source:context:loops:)`, the sound going to `soundSink` when unmuted (a test's
@@ -229,6 +229,7 @@ public final class VideoPlayer: VideoPlayback {
             statistics.shown += 1
             shown = frame
             output?.show(frame.image)
+            onFrameShown?(frame.position, now)
             if !sentReady {
                 sentReady = true
                 if let name = decoder.decoderName { context.logger.info("video \(source): decoded by \(name)") }
@@ -301,6 +302,16 @@ public final class VideoPlayer: VideoPlayback {
 
     /// What a test's tap has received since the last call (see ``VideoDecoder``'s).
     func tappedSound() -> [Float]? { decoder?.tappedSound(seconds: 0.1) }
+
+    /// The next buffer a tap has received, waiting at most `seconds`; safe from another thread
+    /// (it touches only the pipeline).
+    package func tappedSoundBuffer(seconds: Double) -> (samples: [Float], time: Double?)? {
+        decoder?.tappedSoundBuffer(seconds: seconds)
+    }
+
+    /// Called when a frame is shown: its place in the clip and the vblank it is shown at (the
+    /// link's target time). For measuring sound against pictures.
+    package var onFrameShown: ((_ position: Double, _ vblank: Double) -> Void)?
 
     /// Logs once where the sound goes, or why there is none.
     private func logSound(_ decoder: VideoDecoder) {

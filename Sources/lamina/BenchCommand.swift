@@ -50,6 +50,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "scene: give the dummy display an overlay plane like vkms's (XRGB8888, no scaling), so video can go on it.")
     var overlayPlane = false
 
+    @Flag(name: .long, help: "scene: unmute the scene's videos into a tap timed by the clock, and report when each sound buffer plays against the vblank its frame is shown at (real time).")
+    var soundTap = false
+
     @Option(name: .long, help: "A raster-bench-workloads/1 JSON file.")
     var workloads: String?
 
@@ -97,7 +100,7 @@ struct BenchCommand: ParsableCommand {
         if what == "scene" {
             guard let scene else { throw ValidationError("say which scene: lamina bench scene NAME|FILE.yaml") }
             guard ["realtime", "virtual"].contains(clock) else { throw ValidationError("--clock must be realtime or virtual") }
-            return try runScene(scene)
+            return try soundTap ? runSoundTap(scene) : runScene(scene)
         }
         guard what == "elastic" else {
             throw ValidationError("say what to measure: 'elastic', 'animations', 'scene NAME', 'list' or --workloads FILE")

@@ -142,8 +142,9 @@ void lamina_gst_sound_free(void *sound);
 int lamina_gst_pop_error_sorted(void *pipeline, void *sound, char *message, size_t message_size);
 
 /// A test's tap: up to `capacity` mono F32 samples from the appsink named `lamina-sound-tap`
-/// in `pipeline`, waiting at most `timeout_ns` for one buffer. The count written; 0 when none
-/// came, -1 when there is no tap.
-long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns);
+/// in `pipeline`, waiting at most `timeout_ns` for one buffer, and the buffer's presentation
+/// time in `pts_ns` (UINT64_MAX when it has none). The count written; 0 when none came, -1
+/// when there is no tap.
+long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns, uint64_t *pts_ns);
 
 #endif
