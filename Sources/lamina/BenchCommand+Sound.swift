@@ -71,6 +71,10 @@ extension BenchCommand {
         print("\(buffers.count) sound buffers, \(offsets.count) matched to a frame shown; \(shown.count) frames shown")
         print(String(cFormat: "sound minus picture: median %+.2f ms, min %+.2f ms, max %+.2f ms; |offset| p95 %.2f ms (a vblank is %.2f ms)",
                      all.median, all.min, all.max, magnitude.p95, display.frameDuration * 1000))
+        let beyond = offsets.filter { abs($0) > display.frameDuration }.count
+        let statistics = player.statistics
+        print("\(beyond) of \(offsets.count) buffers more than a vblank off; the pictures: \(statistics.shown) shown, "
+              + "\(statistics.dropped) dropped, \(statistics.late) late (a late frame is shown a vblank after its time: its sound is then early)")
         if let json {
             let object: [String: Any] = ["workload": "sound-tap", "scene": scene, "seconds": elapsed, "buffers": buffers.count,
                                          "matched": offsets.count, "offset_ms": all.dictionary, "abs_offset_ms": magnitude.dictionary]
