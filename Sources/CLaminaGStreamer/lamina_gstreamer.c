@@ -97,6 +97,7 @@ static struct {
     void (*signal_handler_disconnect)(void *, unsigned long);
     void (*object_set)(void *, const char *, ...);
     int (*bus_post)(void *, void *);
+    void *(*object_ref_sink)(void *);
 } gst;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -177,6 +178,7 @@ static void load(void) {
     *(void **)&gst.signal_handler_disconnect = symbol(gobject, "g_signal_handler_disconnect");
     *(void **)&gst.object_set = symbol(gobject, "g_object_set");
     *(void **)&gst.bus_post = symbol(core, "gst_bus_post");
+    *(void **)&gst.object_ref_sink = symbol(core, "gst_object_ref_sink");
     if (load_error[0]) return;
     GError *error = NULL;
     if (!gst.init_check(NULL, NULL, &error)) {
@@ -465,9 +467,10 @@ static int build_branch(Sound *sound) {
         snprintf(sound->failure, sizeof sound->failure, "the sound branch cannot be made: %s",
                  error && error->message ? error->message : "no reason given");
         if (error) gst.error_free(error);
-        if (branch) gst.object_unref(branch);
+        if (branch) gst.object_unref(gst.object_ref_sink(branch));
         return -1;
     }
+    gst.object_ref_sink(branch);                    // ours: the pipeline takes a reference of its own
     // The branch opens its device (pulsesink and alsasink do in READY) before it joins the
     // pipeline: a sink failing inside a pipeline that is changing state would stall it.
     if (gst.element_set_state(branch, STATE_READY) == STATE_CHANGE_FAILURE) {
@@ -476,7 +479,6 @@ static int build_branch(Sound *sound) {
         gst.object_unref(branch);
         return -1;
     }
-    gst.object_ref(branch);                         // ours, beside the pipeline's
     // A bin hands its base time to an element only when the bin's state changes: the branch
     // joins a running pipeline, so it takes the pipeline's now.
     lamina_gst_set_base_time(branch, gst.element_get_base_time(sound->pipeline));
