@@ -136,6 +136,28 @@ struct VideoSoundTests {
         #expect(abs(sound.count - SweepClip.soundRate / 2) < SweepClip.soundRate / 15, "half a second of sound: \(sound.count)")
     }
 
+    @Test("unmuted while playing, the sound joins where the clip is: its first buffer is at the decoder's place, not the clip's start")
+    func unmutedWhilePlaying() throws {
+        let path = try Self.clip()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let decoder = try Self.decoder(path)
+        decoder.schedule(Self.now)
+        var frames: [VideoFrame] = []
+        while (frames.last?.position ?? 0) < 0.4 {
+            decoder.waitForFrames(through: .infinity, after: 0, seconds: 10)
+            frames += decoder.takeFrames()
+            if let failure = decoder.failure { throw VideoError(failure) }
+        }
+        decoder.enableSound()
+        let first = try #require(decoder.tappedSoundBuffer(seconds: 10), "a tap once sound is on")
+        let start = try #require(first.time)
+        #expect(start > 0.4, "the first sound is after the frames already decoded (\(start) s)")
+        let (rest, sound) = try Self.drain(decoder)
+        #expect(frames.count + rest.count == SweepClip.frames)
+        let heard = Double(first.samples.count + sound.count) / Double(SweepClip.soundRate)
+        #expect(abs(heard - (1 - start)) < 0.05, "the rest of the clip's sound: \(heard) s from \(start) s")
+    }
+
     @Test("an audio sink that cannot open its device (no sound server) leaves the video playing without sound, and says why")
     func failingSinkKeepsVideo() throws {
         let path = try Self.clip()
