@@ -396,7 +396,11 @@ public final class VideoDecoder: @unchecked Sendable {
                     return
                 }
                 if lamina_gst_app_sink_is_eos(sink) != 0 && state.withLock({ $0.pendingSeek == nil }) {
-                    if loops && loopBack() { continue }
+                    if loops {
+                        waitForPassEnd()
+                        if state.withLock({ $0.pendingSeek != nil || $0.stopping }) { continue }   // made at the top
+                        if loopBack() { continue }
+                    }
                     finish(failure: nil)
                     if !waitWhileEnded() { return }
                     continue
@@ -465,6 +469,27 @@ public final class VideoDecoder: @unchecked Sendable {
             state.lastTime = nil
             if !accepted { state.failure = "\(source): GStreamer refused to seek to \(position) s" }
         }
+    }
+
+    /// How long before a pass ends on screen a looping decoder with sound seeks back: the
+    /// sound still to play then is cut (a flushing seek drops it), and the next pass's first
+    /// frame has this long to be decoded.
+    static let loopMargin = 0.05
+
+    /// With sound playing, waits until the screen is ``loopMargin`` from the pass's end (by
+    /// the player's schedule, at most a second), so the loop's flush cuts that much of the
+    /// pass's sound and not all the decoder is ahead by. A seek or the stop ends the wait
+    /// early; without sound there is no wait.
+    private func waitForPassEnd() {
+        let seconds = state.withLock { state -> Double? in
+            guard state.soundWanted, state.soundFailure == nil, let schedule = state.schedule, schedule.isRealTime,
+                  state.rate > 0, let last = state.lastTime else { return nil }
+            let end = schedule.clock + (last + state.lastDuration - schedule.timeline) / state.rate
+            return end - Self.loopMargin - SystemClock().now
+        }
+        guard let seconds, seconds > 0 else { return }
+        _ = nudge.wait(timeout: .now() + min(seconds, 1))
+        // A nudge taken here was for a seek or the stop, which the loop sees next.
     }
 
     /// The stream ended and the decoder loops: back to the start, the next pass placed right
@@ -614,11 +639,14 @@ public struct SoundSchedule: Equatable, Sendable {
     public var clock: Double
     /// The timeline time shown then.
     public var timeline: Double
+    /// Whether `clock` is the wall's (`CLOCK_MONOTONIC` now), not a virtual clock's.
+    public var isRealTime: Bool
 
     /// A schedule showing `timeline` at `clock`.
-    public init(clock: Double, timeline: Double) {
+    public init(clock: Double, timeline: Double, isRealTime: Bool = true) {
         self.clock = clock
         self.timeline = timeline
+        self.isRealTime = isRealTime
     }
 }
 

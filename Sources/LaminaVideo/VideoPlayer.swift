@@ -275,7 +275,7 @@ public final class VideoPlayer: VideoPlayback {
     /// playhead stands still (rate 0).
     private func schedule(_ now: Double) {
         guard let anchor else { return }
-        decoder?.schedule(rate > 0 ? SoundSchedule(clock: now, timeline: anchor.timeline) : nil)
+        decoder?.schedule(rate > 0 ? SoundSchedule(clock: now, timeline: anchor.timeline, isRealTime: !context.clockIsVirtual) : nil)
     }
 
     /// Applies ``isMuted`` and ``volume``: the first unmuting asks the decoder for sound

@@ -28,7 +28,7 @@ extension BenchCommand {
         // on a thread of their own that blocks on the tap.
         var shown: [(position: Double, vblank: Double)] = []
         player.onFrameShown = { shown.append(($0, $1)) }
-        let heard = Mutex<[(position: Double, arrival: Double)]>([])
+        let heard = Mutex<[(position: Double, arrival: Double, length: Double)]>([])
         let stop = Atomic<Bool>(false)
         let done = Atomic<Bool>(false)
         let tap = UnsafeSendable(player)
@@ -37,7 +37,7 @@ extension BenchCommand {
             while !stop.load(ordering: .relaxed) {
                 if let buffer = tap.value.tappedSoundBuffer(seconds: 0.05), let time = buffer.time {
                     let now = clock.now
-                    heard.withLock { $0.append((time, now)) }
+                    heard.withLock { $0.append((time, now, Double(buffer.samples.count) / 48_000)) }
                 }
             }
             done.store(true, ordering: .releasing)
@@ -71,6 +71,14 @@ extension BenchCommand {
         print("\(buffers.count) sound buffers, \(offsets.count) matched to a frame shown; \(shown.count) frames shown")
         print(String(cFormat: "sound minus picture: median %+.2f ms, min %+.2f ms, max %+.2f ms; |offset| p95 %.2f ms (a vblank is %.2f ms)",
                      all.median, all.min, all.max, magnitude.p95, display.frameDuration * 1000))
+        // Silences: where a buffer arrives later than the one before ended (its length at the
+        // tap's 48 kHz), by more than 30 ms.
+        let gaps = zip(buffers, buffers.dropFirst()).compactMap { a, b -> String? in
+            let silence = b.arrival - (a.arrival + a.length)
+            guard silence > 0.03 else { return nil }
+            return String(cFormat: "%.0f ms after %.2f s (next %.2f s)", silence * 1000, a.position + a.length, b.position)
+        }
+        print("silences over 30 ms: " + (gaps.isEmpty ? "none" : gaps.joined(separator: "; ")))
         let beyond = offsets.filter { abs($0) > display.frameDuration }.count
         let statistics = player.statistics
         print("\(beyond) of \(offsets.count) buffers more than a vblank off; the pictures: \(statistics.shown) shown, "

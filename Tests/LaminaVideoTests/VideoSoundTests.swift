@@ -88,7 +88,7 @@ struct VideoSoundTests {
         let path = try Self.clip()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let decoder = try Self.decoder(path, loops: true)
-        decoder.schedule(SoundSchedule(clock: 1000, timeline: 0))
+        decoder.schedule(SoundSchedule(clock: 1000, timeline: 0, isRealTime: false))
         decoder.enableSound()
         decoder.waitForFrames(through: 0, after: -1, seconds: 10)
         #expect(decoder.soundBaseTime == 1_000_000_000_000, "running time 0 is timeline 0, shown at 1000 s")
@@ -108,7 +108,7 @@ struct VideoSoundTests {
         // A seek to 0.5 s: the player shows it at 2000 s.
         decoder.schedule(nil)
         decoder.seek(to: 0.5)
-        decoder.schedule(SoundSchedule(clock: 2000, timeline: 0.5))
+        decoder.schedule(SoundSchedule(clock: 2000, timeline: 0.5, isRealTime: false))
         decoder.waitForFrames(through: 0.6, after: 0, seconds: 10)
         #expect(decoder.soundBaseTime == 2_000_000_000_000)
         // The formula at another rate: the running time runs at the rate, so 1.5 s of
