@@ -481,8 +481,9 @@ public final class VideoDecoder: @unchecked Sendable {
     /// pass's sound and not all the decoder is ahead by. A seek or the stop ends the wait
     /// early; without sound there is no wait.
     private func waitForPassEnd() {
+        guard soundFailure == nil else { return }
         let seconds = state.withLock { state -> Double? in
-            guard state.soundWanted, state.soundFailure == nil, let schedule = state.schedule, schedule.isRealTime,
+            guard state.soundWanted, let schedule = state.schedule, schedule.isRealTime,
                   state.rate > 0, let last = state.lastTime else { return nil }
             let end = schedule.clock + (last + state.lastDuration - schedule.timeline) / state.rate
             return end - Self.loopMargin - SystemClock().now

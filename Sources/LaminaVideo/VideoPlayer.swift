@@ -72,7 +72,7 @@ public final class VideoPlayer: VideoPlayback {
     /// The element sound goes to when unmuted (a test's tap instead of the device).
     private let soundSinkDescription: String
     /// Whether unmuting has been handled, whether the decoder was asked for sound, and
-    /// whether what came of it was logged.
+    /// whether there is nothing more to say of it (a failure, or no sound, was logged).
     private var soundAsked = false
     private var soundOn = false
     private var soundLogged = false
@@ -147,7 +147,7 @@ public final class VideoPlayer: VideoPlayback {
                 self.anchor = (now, timeline)
                 schedule(now)
             }
-            if soundOn, rate > 0, rate != oldValue, let decoder {
+            if soundOn, rate > 0, let decoder, rate != decoder.playbackRate {
                 // The sound plays at the segment's rate: seek again from the frame shown.
                 decoder.playbackRate = rate
                 seek(to: currentTime)
@@ -313,17 +313,17 @@ public final class VideoPlayer: VideoPlayback {
     /// link's target time). For measuring sound against pictures.
     package var onFrameShown: ((_ position: Double, _ vblank: Double) -> Void)?
 
-    /// Logs once where the sound goes, or why there is none.
+    /// Logs once where the sound goes, or why there is none; and once more if its sink fails
+    /// later (the branch is taken out and the pictures play on).
     private func logSound(_ decoder: VideoDecoder) {
         if let failure = decoder.soundFailure {
             soundLogged = true
             statistics.soundSink = nil
             context.logger.error("video \(source): no sound: \(failure)")
-        } else if let sink = decoder.soundSink {
-            soundLogged = true
+        } else if statistics.soundSink == nil, let sink = decoder.soundSink {
             statistics.soundSink = sink
             context.logger.info("video \(source): sound to \(sink)")
-        } else if sentReady && !decoder.hasSoundTrack {
+        } else if statistics.soundSink == nil && sentReady && !decoder.hasSoundTrack {
             soundLogged = true
             context.logger.info("video \(source): the clip has no sound")
         }
