@@ -253,8 +253,10 @@ int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes,
 
 void lamina_gst_sample_unref(void *sample) { gst.mini_object_unref(sample); }
 
-/// A sample kept with its buffer mapped.
-typedef struct { void *sample; GstBuffer *buffer; GstMapInfo map; } HeldSample;
+/// A sample's buffer kept mapped. The buffer is held, not the sample: appsink hands out
+/// its own sample again with new caps after a flush (a loop's seek), and a sample held
+/// elsewhere is not writable (GStreamer-CRITICAL `gst_sample_set_caps`).
+typedef struct { GstBuffer *buffer; GstMapInfo map; } HeldSample;
 
 /// The fewest buffers a pool must allow (0: any number) for its frames to be held.
 enum { HOLDABLE_POOL_BUFFERS = 32 };
@@ -262,7 +264,7 @@ enum { HOLDABLE_POOL_BUFFERS = 32 };
 void *lamina_gst_sample_hold(void *sample, size_t bytes, const uint8_t **data) {
     GstBuffer *buffer = gst.sample_get_buffer(sample);
     if (!buffer) return NULL;
-    if (buffer->pool) {
+    if (buffer->pool && !lamina_gst_is_scanout_pool(buffer->pool)) {   // a scanout pool lends enough
         void *config = gst.buffer_pool_get_config(buffer->pool);
         unsigned size = 0, min = 0, max = 0;
         int known = config && gst.buffer_pool_config_get_params(config, NULL, &size, &min, &max);
@@ -280,8 +282,7 @@ void *lamina_gst_sample_hold(void *sample, size_t bytes, const uint8_t **data) {
         free(held);
         return NULL;
     }
-    held->sample = gst.mini_object_ref(sample);
-    held->buffer = buffer;
+    held->buffer = gst.mini_object_ref(buffer);
     *data = held->map.data;
     return held;
 }
@@ -290,7 +291,7 @@ void lamina_gst_sample_release(void *handle) {
     HeldSample *held = handle;
     if (!held) return;
     gst.buffer_unmap(held->buffer, &held->map);
-    gst.mini_object_unref(held->sample);
+    gst.mini_object_unref(held->buffer);
     free(held);
 }
 

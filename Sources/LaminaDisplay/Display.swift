@@ -78,6 +78,8 @@ public final class Display {
     /// while lit; `overlayLookedUp` says the search ran (nil then: there is none).
     var overlayScanout: OverlayScanout?
     var overlayLookedUp = false
+    /// Scanout buffers lent to video decoders (decision 148).
+    let scanoutLending: ScanoutLending
     /// Per scanout buffer, the part of `shadow` changed since it was last written.
     private var stale: [PixelRect?] = [PixelRect(width: Int.max, height: Int.max), PixelRect(width: Int.max, height: Int.max)]
     /// Pixels copied into scanout memory so far (damage makes this small).
@@ -175,6 +177,7 @@ public final class Display {
                 format: PixelFormat = .xrgb8888, virtualMode: KMSMode? = nil,
                 clock: MonotonicClock? = nil) throws(DisplayError) {
         self.device = device
+        scanoutLending = ScanoutLending(device: device)
         self.format = format
         self.connectorName = connectorName
         modeRequest = request
@@ -325,6 +328,7 @@ public final class Display {
         let whole = PixelRect(width: width, height: height)
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
+        scanoutLending.freeReturned()           // scanout buffers a decoder has let go of
         if lastVBlank == nil { _ = try? resynchronize() }
         let buffers: [Scanout], back: Int
         switch output {
@@ -487,6 +491,7 @@ public final class Display {
         closed = true
         if isLit { device.restoreSavedState() }
         releaseBuffers()
+        scanoutLending.close()
     }
 
     /// Frees a lit display's buffers (it is about to go dark, or is closing).

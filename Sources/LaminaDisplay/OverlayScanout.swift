@@ -4,7 +4,8 @@ import LaminaPixels
 /// The overlay plane of a lit display and the dumb buffers frames are copied into for it:
 /// one shown, one in the flip in flight, one being written, so a buffer the CRTC may still
 /// scan out is never written. A frame already in a buffer (a paused video) is not copied
-/// again. Placements are tested with the driver when what it decides on changes (the
+/// again, and a frame in a buffer the display lent (decision 148) is shown from it, held
+/// while it is shown or in flight so its writer cannot reuse the buffer. Placements are tested with the driver when what it decides on changes (the
 /// plane, the frame's size, the rectangles); the answer is kept until then.
 final class OverlayScanout {
     /// The plane frames are shown on.
@@ -32,6 +33,14 @@ final class OverlayScanout {
     private var lastTest: (key: TestKey, refusal: KMSError?)?
     /// The driver's last refusal, for the log.
     private(set) var lastRefusal: KMSError?
+    /// The frame prepared last, shown, and in the flip in flight (held: a lent buffer's
+    /// writer takes it back only when the frame goes).
+    private var prepared: (framebuffer: UInt32, image: PixelBuffer)?
+    private var shownImage: PixelBuffer?
+    private var inFlightImage: PixelBuffer?
+    /// Frames copied into the plane's own buffers, and frames shown from lent buffers.
+    private(set) var framesCopied = 0
+    private(set) var framesInPlace = 0
 
     private struct TestKey: Equatable {
         var width: Int, height: Int
@@ -44,16 +53,26 @@ final class OverlayScanout {
         self.device = device
     }
 
-    /// Copies `image` into a buffer the CRTC is not using (unless one holds it already) and
-    /// asks the driver, with `primary` on the primary plane, whether it takes `source` of it
-    /// at `destination`. The placement for the next flip, or nil when the driver refuses or
-    /// a buffer cannot be made.
-    func prepare(_ image: PixelBuffer, source: Rect, destination: PixelRect, crtc: UInt32,
+    /// Copies `image` into a buffer the CRTC is not using (unless one holds it already, or it
+    /// is in the `lent` framebuffer's buffer) and asks the driver, with `primary` on the
+    /// primary plane, whether it takes `source` of it at `destination`. The placement for the
+    /// next flip, or nil when the driver refuses or a buffer cannot be made.
+    func prepare(_ image: PixelBuffer, lent: UInt32?, source: Rect, destination: PixelRect, crtc: UInt32,
                  primary: UInt32) -> PlanePlacement? {
         let key = TestKey(width: image.width, height: image.height, source: source, destination: destination)
         if let lastTest, lastTest.key == key, lastTest.refusal != nil { return nil }
-        guard let slot = slot(holding: image) else { return nil }
-        let placement = PlanePlacement(plane: plane.id, framebuffer: slots[slot].framebuffer, source: source,
+        let framebuffer: UInt32
+        if let lent {
+            framebuffer = lent
+            if shownImage !== image { framesInPlace += 1 }
+        } else {
+            let held = slots.contains { $0.image === image }
+            guard let slot = slot(holding: image) else { return nil }
+            framebuffer = slots[slot].framebuffer
+            if !held { framesCopied += 1 }
+        }
+        prepared = (framebuffer, image)
+        let placement = PlanePlacement(plane: plane.id, framebuffer: framebuffer, source: source,
                                        destination: destination)
         if lastTest?.key != key {
             do {
@@ -74,26 +93,30 @@ final class OverlayScanout {
         let update: OverlayUpdate
         if let placement {
             update = .show(placement)
+            inFlightImage = prepared?.framebuffer == placement.framebuffer ? prepared?.image : nil
         } else {
             update = shownPlacement != nil || stateUnknown ? .hide(plane: plane.id) : .unchanged
         }
         inFlight = update
+        prepared = nil
         return update
     }
 
     /// The flip in flight completed: what it carried is on screen.
     func flipCompleted() {
         switch inFlight {
-        case .show(let placement)?: shownPlacement = placement; stateUnknown = false
-        case .hide?: shownPlacement = nil; stateUnknown = false
+        case .show(let placement)?: shownPlacement = placement; shownImage = inFlightImage; stateUnknown = false
+        case .hide?: shownPlacement = nil; shownImage = nil; stateUnknown = false
         case .unchanged?, nil: break
         }
         inFlight = nil
+        inFlightImage = nil
     }
 
     /// A flip was refused: nothing it carried reached the screen.
     func flipRefused() {
         inFlight = nil
+        inFlightImage = nil
     }
 
     /// After a modeset the plane's state is not known: hide it with the next flip.
@@ -102,13 +125,19 @@ final class OverlayScanout {
         stateUnknown = true
         inFlight = nil
         lastTest = nil
+        shownImage = nil
+        inFlightImage = nil
     }
 
     /// The shown frame drawn over `frame` where the plane shows it (nearest sample when the
     /// plane scales), as the CRTC composes it.
     func compose(onto frame: PixelBuffer) {
-        guard let placement = shownPlacement,
-              let slot = slots.firstIndex(where: { $0.framebuffer == placement.framebuffer }) else { return }
+        guard let placement = shownPlacement else { return }
+        if let shownImage {
+            placement.compose(shownImage, onto: frame)
+            return
+        }
+        guard let slot = slots.firstIndex(where: { $0.framebuffer == placement.framebuffer }) else { return }
         let b = slots[slot].buffer
         let image = PixelBuffer(xrgb8888: slots[slot].memory.baseAddress!, pitch: b.pitch, width: b.width, height: b.height)
         placement.compose(image, onto: frame)
@@ -123,6 +152,9 @@ final class OverlayScanout {
         slots.removeAll()
         shownPlacement = nil
         inFlight = nil
+        shownImage = nil
+        inFlightImage = nil
+        prepared = nil
     }
 
     /// A buffer holding `image`: one that has it already, else a free one (neither shown nor

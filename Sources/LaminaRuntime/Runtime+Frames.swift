@@ -61,7 +61,7 @@ extension Runtime {
             try output.timedDeviceCall("a page flip") { () throws(KMSError) in
                 try display.present(damage: damage, overlay: drawn.overlay)
             }
-            noteOverlay(drawn.overlay)
+            noteOverlay(drawn.overlay, image: drawn.overlayImage)
             output.flipAccepted()
             telemetry.frameHandedOver()                          // its inputs and request show with this flip
             presented = true
@@ -84,9 +84,12 @@ extension Runtime {
         for callback in callbacks { callback() }
     }
 
-    /// Logs when video goes onto the overlay plane, moves, or comes back to composition.
-    func noteOverlay(_ placement: PlanePlacement?) {
+    /// Logs when video goes onto the overlay plane, moves, or comes back to composition, and
+    /// tells the videos what the plane shows (a video on it may write its frames into the
+    /// plane's memory).
+    func noteOverlay(_ placement: PlanePlacement?, image: PixelBuffer?) {
         if placement != nil { frames.overlayFrames += 1 }
+        for video in videos.all { video.overlayPlaneShowed(image, on: display) }
         let before = frames.overlayShown
         frames.overlayShown = placement
         switch (before, placement) {

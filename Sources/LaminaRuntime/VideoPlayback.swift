@@ -1,3 +1,6 @@
+import LaminaDisplay
+import LaminaPixels
+
 /// A video playing in the scene as the control socket and `stats` see it: LaminaVideo's
 /// `VideoPlayer` registers itself with the runtime (``SceneContext/register(_:)``), so the
 /// runtime reports and drives videos without knowing their decoder.
@@ -20,9 +23,17 @@ public protocol VideoPlayback: AnyObject {
     var isMuted: Bool { get set }
     /// How loud its sound is, 0…1.
     var volume: Double { get set }
+    /// Called on the loop after each frame presented: `image` is what the display's overlay
+    /// plane shows with it (nil: nothing). A player whose frame it is may have its decoder
+    /// write the next frames straight into buffers the plane scans out
+    /// (``Display/makeScanoutBuffers(width:height:count:)``, decision 148).
+    func overlayPlaneShowed(_ image: PixelBuffer?, on display: Display)
 }
 
 extension VideoPlayback {
+    /// By default a video's frames are copied onto the plane.
+    public func overlayPlaneShowed(_ image: PixelBuffer?, on display: Display) {}
+
     /// The fastest rate a video plays at: ``rate`` is clamped to 0…8, and the control
     /// socket's `video … rate` and a scene file's `rate` take no more.
     public static var maximumRate: Double { 8 }

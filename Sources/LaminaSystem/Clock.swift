@@ -78,3 +78,14 @@ public enum ProcessCPUTime {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
+
+/// The CPU time the calling thread has used, user and system (`CLOCK_THREAD_CPUTIME_ID`):
+/// what the loop itself costs, apart from threads of libraries it drives (GStreamer's).
+public enum ThreadCPUTime {
+    /// Seconds of CPU the calling thread has used so far.
+    public static var seconds: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -52,6 +52,9 @@ public final class VideoDecoder: @unchecked Sendable {
     private let sink: UnsafeMutableRawPointer
     /// The clip's sound track and the branch playing it once asked (`lamina_gst_sound_new`).
     private let sound: UnsafeMutableRawPointer
+    /// The probe offering ``writeFrames(into:)``'s buffers to `videoconvert` (nil when it
+    /// could not be made: frames then always come in GStreamer's own buffers).
+    let scanoutOffer: UnsafeMutableRawPointer?
     private let state: Mutex<State>
     /// A free place in the queue: the decoding thread takes one per frame, the loop gives it
     /// back when it takes the frame. (Made at 0 and given its places in `init`: libdispatch
@@ -149,6 +152,7 @@ public final class VideoDecoder: @unchecked Sendable {
             throw VideoError("\(source): no wakeup descriptor: \(error)")
         }
         lamina_gst_use_system_clock(pipeline)
+        scanoutOffer = lamina_gst_scanout_offer_new(sink)
         self.source = source
         self.pipeline = pipeline
         self.sink = sink
@@ -545,6 +549,8 @@ public final class VideoDecoder: @unchecked Sendable {
         guard Int(width) * Int(height) <= Self.maximumFramePixels else {
             return "its frames are \(width)x\(height), more than the \(Self.maximumFramePixels) pixels a video may have"
         }
+        let scanoutPitch = lamina_gst_sample_scanout_pitch(sample)        // a frame written into lent buffers
+        if scanoutPitch > 0 { stride = scanoutPitch }
         let image: PixelBuffer
         var data: UnsafePointer<UInt8>?
         if readsInPlace, let held = lamina_gst_sample_hold(sample, Int(stride) * Int(height), &data), let data {

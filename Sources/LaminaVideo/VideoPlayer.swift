@@ -54,15 +54,15 @@ public final class VideoPlayer: VideoPlayback {
     /// The layer showing the frames (set by ``VideoLayer/player``).
     weak var output: VideoLayer?
 
-    private var context: SceneContext
-    private var decoder: VideoDecoder?
+    var context: SceneContext
+    var decoder: VideoDecoder?
     private var link: DisplayLink?
     /// The timeline time (see ``VideoFrame/time``) shown at the clock time `anchorClock`;
     /// nil until the first frame after play, a seek or a rate change fixes it.
     private var anchor: (clock: Double, timeline: Double)?
     /// The playhead on the decoder's timeline when paused (or before the first frame).
     private var timeline = 0.0
-    private var shown: VideoFrame?
+    var shown: VideoFrame?
     /// A seek's position until its frame shows: frames before it (decoded from the key frame
     /// before the position) are passed over, not dropped.
     private var seekFloor: Double?
@@ -76,6 +76,12 @@ public final class VideoPlayer: VideoPlayback {
     private var soundAsked = false
     private var soundOn = false
     private var soundLogged = false
+    /// The overlay plane's buffers the decoder writes frames into (VideoPlayer+Scanout.swift),
+    /// the display they came from, and the presented frames since the plane last showed one
+    /// of this player's frames; the size a display would not lend buffers for.
+    var scanout: (buffers: ScanoutBuffers, display: Display)?
+    var framesOffPlane = 0
+    var scanoutRefused: (width: Int, height: Int)?
 
     /// A player for `source` that starts decoding at once (so its first frame is ready when
     /// ``play()`` is called), paused. Throws when GStreamer cannot be loaded or the source

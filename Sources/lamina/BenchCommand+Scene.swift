@@ -40,14 +40,17 @@ extension BenchCommand {
         runtime.run(exitAfter: 1, untilSettled: false)                 // warm-up: caches filled, first full frame drawn
         var costs: [FrameCost] = []
         runtime.onFrameCost = { costs.append($0) }
-        let startCPU = ProcessCPUTime.seconds, startTime = clock.now
+        let startCPU = ProcessCPUTime.seconds, startLoopCPU = ThreadCPUTime.seconds, startTime = clock.now
         runtime.run(exitAfter: seconds, untilSettled: false)
         let cpu = ProcessCPUTime.seconds - startCPU, elapsed = clock.now - startTime
-        let share = cpu / elapsed * 100
+        let loopCPU = ThreadCPUTime.seconds - startLoopCPU
+        let share = cpu / elapsed * 100, loopShare = loopCPU / elapsed * 100
 
         print("scene \(scene): \(costs.count) frames in " + String(cFormat: "%.1f", elapsed)
               + " s (\(self.clock) clock), 1920x1080 at 60 Hz")
         print(String(cFormat: "CPU per animated second: %.2f %% of a core (%.1f ms of CPU per second)", share, cpu / elapsed * 1000))
+        print(String(cFormat: "  the loop thread: %.2f %% of a core; other threads (a video's decoding): %.2f %%", loopShare,
+                     share - loopShare))
         let steps: [(String, KeyPath<FrameCost, Double>)] = [
             ("commit", \.commit), ("presentation", \.presentation), ("display list", \.displayList),
             ("paint", \.paint), ("present", \.present), ("outside raster", \.outsideRaster), ("frame total", \.total)]
@@ -63,12 +66,13 @@ extension BenchCommand {
                   + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
         }
         if overlayPlane {
-            print("overlay plane: video on it in \(runtime.overlayFrames) frames (from the start)"
+            print("overlay plane: video on it in \(runtime.overlayFrames) frames (from the start), "
+                  + "\(display.overlayFramesCopied) copied into its buffers, \(display.overlayFramesInPlace) shown in place"
                   + (display.overlayRefusal.map { "; refused: \($0)" } ?? ""))
         }
         if let json {
             let object: [String: Any] = ["workload": "scene", "scene": scene, "clock": self.clock, "seconds": elapsed,
-                                         "frames": costs.count, "cpu_percent": share, "frame_ms": split,
+                                         "frames": costs.count, "cpu_percent": share, "loop_cpu_percent": loopShare, "frame_ms": split,
                                          "overlay_frames": runtime.overlayFrames]
             try Data(JSONDocument.encode(object)).write(to: URL(fileURLWithPath: json))
         }

@@ -96,7 +96,11 @@ extension KernelDisplayTests {
         #expect(samples.count >= 5 && samples.allSatisfy { $0 != nil }, "\(samples)")
         #expect(runtime.overlayFrames > onPlaneBefore && runtime.overlayPlacement != nil
                 && device.planeState(overlay.id)?.framebuffer != 0, "still on the plane")
-        print("video on vkms's overlay plane \(overlay.id): \(runtime.overlayFrames) frames on the plane, \(samples.count) read back, "
+        // The decoder writes into vkms's dumb buffers, lent by the display (decision 148).
+        #expect(display.overlayFramesInPlace > 0 && log.lines.contains { $0.contains("frames written into the overlay plane's memory") },
+                "frames shown from the plane's own memory: \(display.overlayFramesInPlace) in place, \(display.overlayFramesCopied) copied")
+        print("video on vkms's overlay plane \(overlay.id): \(runtime.overlayFrames) frames on the plane "
+              + "(\(display.overlayFramesInPlace) in place, \(display.overlayFramesCopied) copied), \(samples.count) read back, "
               + "\(scene.player.statistics.shown) shown, \(scene.player.statistics.dropped) dropped, \(scene.player.statistics.late) late")
     }
 }

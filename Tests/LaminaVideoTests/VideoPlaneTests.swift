@@ -76,6 +76,11 @@ struct VideoPlaneTests {
         #expect(SweepClip.frameShown(rig.display.screenImage()) == Self.frames - 1, "a screenshot shows the plane's frame")
         #expect(scene.player.statistics.shown == Self.frames && scene.player.statistics.dropped == 0)
         #expect(log.lines.contains { $0.contains("video on overlay plane 35: 320x240 at") }, "\(log.lines)")
+        // Once a frame is on the plane the decoder is lent the plane's buffers (decision 148):
+        // only the frames decoded before then, which the pipeline's queues bound, are copied.
+        #expect(log.lines.contains { $0.contains("frames written into the overlay plane's memory") }, "\(log.lines)")
+        let copied = rig.display.overlayFramesCopied, inPlace = rig.display.overlayFramesInPlace
+        #expect(copied + inPlace == Self.frames && copied <= VideoDecoder.scanoutBufferCount, "copied \(copied), in place \(inPlace)")
     }
 
     @Test("a layer moved over the video sends it to composition, and moved away back to the plane, with no frame lost or black")
@@ -110,6 +115,42 @@ struct VideoPlaneTests {
         #expect(phases[2].allSatisfy { $0.onPlane && $0.primary == nil }, "on the plane again once it left")
         #expect(log.lines.contains { $0.contains("video composited again") })
         #expect(scene.player.statistics.dropped == 0 && scene.player.statistics.late == 0)
+    }
+
+    @Test("buffers lent to the decoder are given back after a second off the plane, freed, and lent again when it returns; no frame lost")
+    func scanoutGivenBack() throws {
+        let (path, rig, runtime, scene, log) = try Self.start(loops: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let badge = Layer()
+        badge.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+        badge.frame = Rect(x: 400, y: 10, width: 40, height: 40)
+        scene.layer.superlayer?.addSublayer(badge)
+        scene.player.play()
+        func move(to x: Double) {
+            Transaction.begin()
+            Transaction.disableActions = true
+            badge.position.x = x + 20
+            Transaction.commit()
+        }
+        let lentLine = "frames written into the overlay plane's memory"
+        var whileLent = 0, afterGivingBack = 0
+        // A flip per frame of the clip: 20 on the plane, 100 under the badge (more than
+        // `framesOffPlaneKept`), then on the plane again.
+        let shown = Self.play(rig, runtime, until: { scene.player.statistics.shown > 6 * Self.frames }) { count in
+            if count == 20 { whileLent = rig.device.dumbBufferCount; move(to: 10) }
+            if count == 119 { afterGivingBack = rig.device.dumbBufferCount }
+            if count == 120 { move(to: 400) }
+        }
+        try #require(shown.count > 150, "\(shown.count) flips")
+        #expect(shown.allSatisfy { $0.panel != nil }, "the bars are on the panel at every flip")
+        let runs = Array(Self.runs(shown).prefix(5 * Self.frames + 1))
+        #expect(runs.map(\.frame) == (0...5 * Self.frames).map { Optional($0 % Self.frames) }, "\(runs.map(\.frame))")
+        #expect(scene.player.statistics.dropped == 0 && scene.player.statistics.late == 0)
+        #expect(log.lines.filter { $0.contains(lentLine) }.count == 2, "lent, given back, lent again: \(log.lines)")
+        #expect(log.lines.contains { $0.contains("frames in GStreamer's buffers again") })
+        #expect(afterGivingBack == whileLent - VideoDecoder.scanoutBufferCount,
+                "the lent buffers are freed: \(whileLent) dumb buffers while lent, \(afterGivingBack) after")
+        #expect(shown[125...].allSatisfy { $0.onPlane && $0.primary == nil }, "on the plane again")
     }
 
     @Test("a bar touching the video's edge leaves it on the plane; overlapping it by one pixel does not")

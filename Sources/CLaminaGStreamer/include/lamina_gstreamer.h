@@ -48,15 +48,17 @@ int lamina_gst_sample_copy_rows(void *sample, int32_t stride, int32_t row_bytes,
 /// Drops the sample.
 void lamina_gst_sample_unref(void *sample);
 
-/// Keeps `sample` alive with its buffer mapped for reading, so its pixels are read in place
+/// Keeps the buffer of `sample` alive, mapped for reading, so its pixels are read in place
 /// (no copy): their address through `data`; the handle to give `lamina_gst_sample_release`.
+/// The sample itself is not kept (appsink reuses it).
 /// NULL (copy the rows instead) when the buffer maps to fewer than `bytes` bytes, is not
 /// aligned to 4, or comes from a pool that allows fewer than 32 buffers: holding a frame
 /// keeps its buffer from the pool, and a decoder with few (a V4L2 decoder's capture
-/// buffers) would wait for them.
+/// buffers) would wait for them. A scanout pool's buffers are held whatever their number:
+/// its frames are meant to be held until the plane has shown them.
 void *lamina_gst_sample_hold(void *sample, size_t bytes, const uint8_t **data);
 
-/// Unmaps and lets go of a sample `lamina_gst_sample_hold` kept.
+/// Unmaps and lets go of a buffer `lamina_gst_sample_hold` kept.
 void lamina_gst_sample_release(void *held);
 
 /// The first error message waiting on the pipeline's bus, removed from it: 1 with its text in
@@ -146,5 +148,40 @@ int lamina_gst_pop_error_sorted(void *pipeline, void *sound, char *message, size
 /// time in `pts_ns` (UINT64_MAX when it has none). The count written; 0 when none came, -1
 /// when there is no tap.
 long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns, uint64_t *pts_ns);
+
+// MARK: Frames written into scanout memory (decision 148)
+
+/// One buffer a scanout pool lends GStreamer: mapped memory of `size` bytes, rows `pitch`
+/// bytes apart, that stays mapped while the pool or any frame made over it lives.
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    int32_t pitch;
+} lamina_scanout_buffer;
+
+/// A GstBufferPool whose buffers are `count` of `buffers` (copied), each a BGRA frame of
+/// `width` x `height` with a GstVideoMeta giving its pitch, so an element upstream that takes
+/// the pool writes frames straight into them. `release(context)` is called once, on any
+/// thread, when GStreamer holds none of them any more (the pool and every GstBuffer made over
+/// them are gone). NULL when the sizes are wrong or GStreamer lacks what the pool needs.
+void *lamina_gst_scanout_pool_new(const lamina_scanout_buffer *buffers, int count, int width, int height,
+                                  void (*release)(void *), void *context);
+
+/// Drops the caller's reference to a scanout pool.
+void lamina_gst_scanout_pool_unref(void *pool);
+
+/// Whether `pool` (a GstBuffer's pool) is a scanout pool.
+int lamina_gst_is_scanout_pool(void *pool);
+
+/// The row pitch in bytes of a sample whose buffer comes from a scanout pool; 0 for another.
+int32_t lamina_gst_sample_scanout_pitch(void *sample);
+
+/// Makes `sink` (an appsink) able to offer a scanout pool upstream: a probe on its pad that
+/// answers allocation queries. The handle lives as long as the sink; NULL on failure.
+void *lamina_gst_scanout_offer_new(void *sink);
+
+/// Offers `pool` (NULL: none) for the frames from now on, when they are its size, and asks the
+/// element upstream to choose its pool again.
+void lamina_gst_scanout_offer_set(void *offer, void *pool);
 
 #endif

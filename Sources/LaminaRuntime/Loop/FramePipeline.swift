@@ -45,12 +45,15 @@ final class FramePipeline {
     /// nil when nothing was drawn, and the overlay placement `display` took for contents a
     /// plane can show (decision 146). With a timing clock, the walk and the painting are
     /// timed into `cost`. Not while recording: a recording shows every frame composited.
-    func draw(_ tree: LayerTree, on display: Display, cost: inout FrameCost) -> (damage: PixelRect?, overlay: PlanePlacement?) {
-        guard let presentation = tree.root.presentation() else { return (nil, nil) }
+    func draw(_ tree: LayerTree, on display: Display, cost: inout FrameCost)
+        -> (damage: PixelRect?, overlay: PlanePlacement?, overlayImage: PixelBuffer?) {
+        guard let presentation = tree.root.presentation() else { return (nil, nil, nil) }
         let start = timingClock?.now
         var placement: PlanePlacement?
+        var image: PixelBuffer?
         let offer: ((OverlayContents) -> Bool)? = usesOverlayPlanes && recorder == nil ? { contents in
             placement = display.prepareOverlay(contents.image, source: contents.source, destination: contents.destination)
+            image = placement != nil ? contents.image : nil
             return placement != nil
         } : nil
         let frame = renderer.findDamage(presentation, canvasSize: (canvas.target.width, canvas.target.height),
@@ -61,7 +64,7 @@ final class FramePipeline {
             cost.displayList = found - start
             cost.paint = end - found
         }
-        return (frame.damage, placement)
+        return (frame.damage, placement, image)
     }
 }
 
