@@ -107,6 +107,7 @@ final class OutputSupervisor {
         }
         switch change {
         case .unchanged:
+            logger.info("display: connectors re-read after a device event, nothing changed")
             return
         case .wentDark:
             logger.notice("display disconnected: running on a virtual \(display.mode.width)x\(display.mode.height) output until one is connected")
