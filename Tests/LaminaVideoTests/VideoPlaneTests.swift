@@ -47,6 +47,21 @@ struct VideoPlaneTests {
         return shown
     }
 
+    /// A 40×40 red badge beside `scene`'s video, off screen (nothing over the video), and the
+    /// function moving its left edge to `x` at once.
+    static func badge(beside scene: SweepScene) -> (_ x: Double) -> Void {
+        let badge = Layer()
+        badge.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+        badge.frame = Rect(x: 400, y: 10, width: 40, height: 40)
+        scene.layer.superlayer?.addSublayer(badge)
+        return { x in
+            Transaction.begin()
+            Transaction.disableActions = true
+            badge.position.x = x + 20
+            Transaction.commit()
+        }
+    }
+
     static func runs(_ shown: [Shown]) -> [(frame: Int?, time: Double)] {
         VideoPlayerTests.runs(shown.map { ($0.time, $0.panel) })
     }
@@ -87,22 +102,13 @@ struct VideoPlaneTests {
     func layerAboveAndBack() throws {
         let (path, rig, runtime, scene, log) = try Self.start(loops: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let badge = Layer()
-        badge.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
-        badge.frame = Rect(x: 400, y: 10, width: 40, height: 40)         // off screen: nothing over the video
-        scene.layer.superlayer?.addSublayer(badge)
+        let move = Self.badge(beside: scene)
         scene.player.play()
-        func move(to x: Double) {
-            Transaction.begin()
-            Transaction.disableActions = true
-            badge.position.x = x + 20
-            Transaction.commit()
-        }
         // A flip per frame of the clip: 20 flips with the badge away, 20 with it over the
         // video, then away again.
         let shown = Self.play(rig, runtime, until: { scene.player.statistics.shown > 2 * Self.frames + 1 }) { count in
-            if count == 20 { move(to: 10) }
-            if count == 40 { move(to: 400) }
+            if count == 20 { move(10) }
+            if count == 40 { move(400) }
         }
         try #require(shown.count > 50, "\(shown.count) flips")
         #expect(shown.allSatisfy { $0.panel != nil }, "the bars are on the panel at every flip")
@@ -121,25 +127,16 @@ struct VideoPlaneTests {
     func scanoutGivenBack() throws {
         let (path, rig, runtime, scene, log) = try Self.start(loops: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let badge = Layer()
-        badge.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
-        badge.frame = Rect(x: 400, y: 10, width: 40, height: 40)
-        scene.layer.superlayer?.addSublayer(badge)
+        let move = Self.badge(beside: scene)
         scene.player.play()
-        func move(to x: Double) {
-            Transaction.begin()
-            Transaction.disableActions = true
-            badge.position.x = x + 20
-            Transaction.commit()
-        }
         let lentLine = "frames written into the overlay plane's memory"
         var whileLent = 0, afterGivingBack = 0
         // A flip per frame of the clip: 20 on the plane, 100 under the badge (more than
         // `framesOffPlaneKept`), then on the plane again.
         let shown = Self.play(rig, runtime, until: { scene.player.statistics.shown > 6 * Self.frames }) { count in
-            if count == 20 { whileLent = rig.device.dumbBufferCount; move(to: 10) }
+            if count == 20 { whileLent = rig.device.dumbBufferCount; move(10) }
             if count == 119 { afterGivingBack = rig.device.dumbBufferCount }
-            if count == 120 { move(to: 400) }
+            if count == 120 { move(400) }
         }
         try #require(shown.count > 150, "\(shown.count) flips")
         #expect(shown.allSatisfy { $0.panel != nil }, "the bars are on the panel at every flip")
