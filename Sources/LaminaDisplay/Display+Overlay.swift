@@ -4,8 +4,9 @@ import LaminaPixels
 /// Video on an overlay plane: the display finds a plane on its CRTC that scans out
 /// XRGB8888 (where flips are atomic commits), copies a frame into one of the plane's
 /// buffers (or, for a frame a decoder wrote into buffers the display lent it, takes the
-/// buffer as it is: decision 148) and asks the driver whether it takes the placement (`prepareOverlay`); `present`
-/// then carries it in the same commit as the primary plane's frame (decision 146).
+/// buffer as it is: decision 148) and asks the driver whether it takes the placement
+/// (`prepareOverlay`); `present` then carries it in the same commit as the primary plane's
+/// frame (decision 146).
 extension Display {
     /// The overlay plane frames can be shown on: one on this CRTC that scans out XRGB8888,
     /// on a device whose flips are atomic commits. Nil while dark, with legacy flips, or
@@ -22,8 +23,8 @@ extension Display {
     /// (the caller composites the image instead). The driver is asked again only when the
     /// image's size or the rectangles change.
     ///
-    /// An image whose pixels are in buffers this display lent (``makeScanoutBuffers(width:height:count:)``)
-    /// is shown from them as it is, not copied.
+    /// An image whose pixels are in buffers this display lent
+    /// (``makeScanoutBuffers(width:height:count:)``) is shown from them as it is, not copied.
     public func prepareOverlay(_ image: PixelBuffer, source: Rect, destination: PixelRect) -> PlanePlacement? {
         guard !isFlipPending, !isBlanked, let primary = backFramebuffer, let overlay = findOverlay() else { return nil }
         return overlay.prepare(image, lent: scanoutLending.framebuffer(showing: image), source: source,

@@ -5,8 +5,9 @@ import LaminaPixels
 /// one shown, one in the flip in flight, one being written, so a buffer the CRTC may still
 /// scan out is never written. A frame already in a buffer (a paused video) is not copied
 /// again, and a frame in a buffer the display lent (decision 148) is shown from it, held
-/// while it is shown or in flight so its writer cannot reuse the buffer. Placements are tested with the driver when what it decides on changes (the
-/// plane, the frame's size, the rectangles); the answer is kept until then.
+/// while it is shown or in flight so its writer cannot reuse the buffer. Placements are
+/// tested with the driver when what it decides on changes (the plane, the frame's size, the
+/// rectangles); the answer is kept until then.
 final class OverlayScanout {
     /// The plane frames are shown on.
     let plane: KMSPlane
@@ -125,8 +126,7 @@ final class OverlayScanout {
         stateUnknown = true
         inFlight = nil
         lastTest = nil
-        shownImage = nil
-        inFlightImage = nil
+        // The frames held stay held: the plane may scan one out until the hiding flip.
     }
 
     /// The shown frame drawn over `frame` where the plane shows it (nearest sample when the
