@@ -14,9 +14,10 @@ final class OverlayScanout {
     private let device: KMSDevice
 
     private struct Slot {
-        var buffer: DumbBuffer
-        var memory: UnsafeMutableRawBufferPointer
-        var framebuffer: UInt32
+        var plane: PlaneBuffer
+        var buffer: DumbBuffer { plane.dumb }
+        var memory: UnsafeMutableRawBufferPointer { plane.memory }
+        var framebuffer: UInt32 { plane.framebuffer }
         /// The frame the buffer holds (held weakly: a frame nobody shows any more is not kept).
         weak var image: PixelBuffer?
     }
@@ -146,8 +147,7 @@ final class OverlayScanout {
     /// Frees every buffer (the display goes dark or closes).
     func release() {
         for slot in slots {
-            device.removeFramebuffer(slot.framebuffer)
-            device.destroyDumbBuffer(slot.buffer, mapping: slot.memory)
+            device.free(slot.plane)
         }
         slots.removeAll()
         shownPlacement = nil
@@ -169,8 +169,7 @@ final class OverlayScanout {
         if index == nil {
             if slots.count >= Self.maximumSlots, let stale = slots.indices.first(where: { !busy.contains(slots[$0].framebuffer) }) {
                 let old = slots.remove(at: stale)
-                device.removeFramebuffer(old.framebuffer)
-                device.destroyDumbBuffer(old.buffer, mapping: old.memory)
+                device.free(old.plane)
             }
             guard slots.count < Self.maximumSlots, let made = makeSlot(width: image.width, height: image.height) else { return nil }
             slots.append(made)
@@ -183,15 +182,6 @@ final class OverlayScanout {
     }
 
     private func makeSlot(width: Int, height: Int) -> Slot? {
-        guard let buffer = try? device.createDumbBuffer(width: width, height: height, bitsPerPixel: 32) else { return nil }
-        guard let memory = try? device.mapDumbBuffer(buffer) else {
-            device.destroyDumbBuffer(buffer, mapping: nil)
-            return nil
-        }
-        guard let framebuffer = try? device.addFramebuffer(buffer, format: .xrgb8888) else {
-            device.destroyDumbBuffer(buffer, mapping: memory)
-            return nil
-        }
-        return Slot(buffer: buffer, memory: memory, framebuffer: framebuffer, image: nil)
+        device.makePlaneBuffer(width: width, height: height).map { Slot(plane: $0, image: nil) }
     }
 }

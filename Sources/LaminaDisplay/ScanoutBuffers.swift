@@ -16,8 +16,8 @@ public final class ScanoutBuffers: @unchecked Sendable {
         public let memory: UnsafeMutableRawBufferPointer
         /// Bytes from one row to the next.
         public let pitch: Int
-        let dumb: DumbBuffer
-        let framebuffer: UInt32
+        let plane: PlaneBuffer
+        var framebuffer: UInt32 { plane.framebuffer }
     }
 
     /// The frames' size in pixels.
@@ -69,16 +69,8 @@ final class ScanoutLending: @unchecked Sendable {
         freeReturned()
         var made: [ScanoutBuffers.Buffer] = []
         for _ in 0..<count {
-            guard let buffer = try? device.createDumbBuffer(width: width, height: height, bitsPerPixel: 32) else { break }
-            guard let memory = try? device.mapDumbBuffer(buffer) else {
-                device.destroyDumbBuffer(buffer, mapping: nil)
-                break
-            }
-            guard let framebuffer = try? device.addFramebuffer(buffer, format: .xrgb8888) else {
-                device.destroyDumbBuffer(buffer, mapping: memory)
-                break
-            }
-            made.append(ScanoutBuffers.Buffer(memory: memory, pitch: buffer.pitch, dumb: buffer, framebuffer: framebuffer))
+            guard let plane = device.makePlaneBuffer(width: width, height: height) else { break }
+            made.append(ScanoutBuffers.Buffer(memory: plane.memory, pitch: plane.dumb.pitch, plane: plane))
         }
         guard made.count == count else {
             free(made)
@@ -129,9 +121,6 @@ final class ScanoutLending: @unchecked Sendable {
     }
 
     private func free(_ buffers: [ScanoutBuffers.Buffer]) {
-        for buffer in buffers {
-            device.removeFramebuffer(buffer.framebuffer)
-            device.destroyDumbBuffer(buffer.dumb, mapping: buffer.memory)
-        }
+        for buffer in buffers { device.free(buffer.plane) }
     }
 }
