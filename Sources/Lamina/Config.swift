@@ -100,6 +100,8 @@ public struct LaminaConfig {
     /// `[control] group`: the group whose members may use the socket besides root and the
     /// daemon's own user (`lamina`; a group that does not exist leaves only those two).
     public var controlGroup = "lamina"
+    /// `[video] audio_device`: where an unmuted video's sound goes (`auto` by default).
+    public var audioDevice = AudioDevice.automatic
 
     /// The control socket's path for this run, given the environment: nil when off.
     public func controlSocketPath(environment: [String: String]) -> String? {
@@ -358,6 +360,15 @@ public struct LaminaConfig {
                 config.controlSocket = socket
                 config.controlGroup = try table.string("group", default: config.controlGroup, maxLength: 64)
                 try table.rejectUnknownKeys()
+            case "video":
+                let device = try table.string("audio_device", default: config.audioDevice.description, maxLength: 80)
+                guard let parsed = AudioDevice(device) else {
+                    throw ConfigError(file: path, field: "video.audio_device", line: entries["audio_device"]?.line,
+                                      reason: "'\(Escaped(device))' is not auto, pulse, pipewire, alsa or alsa:DEVICE "
+                                          + "(an ALSA name of at most \(AudioDevice.maximumNameLength) letters, digits and _-.,:=)")
+                }
+                config.audioDevice = parsed
+                try table.rejectUnknownKeys()
             case "":
                 if let key = entries.keys.sorted().first {
                     throw ConfigError(file: path, field: key, line: entries[key]?.line,
@@ -366,7 +377,7 @@ public struct LaminaConfig {
             default:
                 guard let scene = sceneTableNames[name] else {
                     throw ConfigError(file: path, field: "[\(name)]", line: document.tableLines[name],
-                                      reason: "unknown table (known: display, input, run, power, bindings, control, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
+                                      reason: "unknown table (known: display, input, run, power, video, bindings, control, \(sceneTableNames.keys.sorted().joined(separator: ", ")))")
                 }
                 config.sceneTables[scene] = table
             }

@@ -92,6 +92,7 @@ extension Daemon {
         runtime.setBrightness(next.power.brightness)
         runtime.repaintWindow = next.repaintWindow ?? runtime.loop.isRealTime
         runtime.usesOverlayPlanes = next.overlayPlanes
+        AudioDevice.default = next.audioDevice                  // players made by the reload on (one handed on keeps its device)
         if (next.keyboardLayout, next.keyboardVariant, next.keyboardOptions)
             != (running.keyboardLayout, running.keyboardVariant, running.keyboardOptions) {
             runtime.keyboard = try? makeKeyboard(next)

@@ -205,6 +205,7 @@ public enum Daemon {
         // clock keeps them at the vblank, so its runs do not depend on the host's speed.
         runtime.repaintWindow = config.repaintWindow ?? runtime.loop.isRealTime
         runtime.usesOverlayPlanes = config.overlayPlanes
+        AudioDevice.default = config.audioDevice                // players made from here on
         runtime.blankAfter = config.blankAfter
         runtime.power = config.power
         runtime.backlight = openBacklight(config.backlight, onDummy: onDummy, logger: logger)

@@ -271,6 +271,7 @@ public final class DummyKMSDevice: KMSDevice {
         let now = clock.now
         // Turning the output off completes whatever was pending, as the kernel does.
         let isDue = { (event: Pending) in self.isPoweredOff || self.vblankTime(event.sequence, active) <= now }
+        guard pending.contains(where: isDue) else { return }          // most wake-ups: nothing due, nothing made
         let due = pending.filter(isDue).sorted { $0.sequence < $1.sequence }
         pending.removeAll(where: isDue)
         for event in due {

@@ -127,17 +127,32 @@ public struct Transform3D: Hashable, Sendable {
     }
 
     /// `self · other`: apply `self`, then `other` (`CATransform3DConcat(self, other)`).
+    ///
+    /// Written out entry by entry, with no array: every layer's place in every frame is a
+    /// few of these. Each entry sums its four products in order from zero, as the row-by-
+    /// column loop did, so results are the same to the bit (a negative zero included).
     public func concatenating(_ o: Transform3D) -> Transform3D {
-        let a = entries, b = o.entries
-        var r = [Double](repeating: 0, count: 16)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                var sum = 0.0
-                for k in 0..<4 { sum += a[i * 4 + k] * b[k * 4 + j] }
-                r[i * 4 + j] = sum
-            }
+        func entry(_ a1: Double, _ a2: Double, _ a3: Double, _ a4: Double,
+                   _ b1: Double, _ b2: Double, _ b3: Double, _ b4: Double) -> Double {
+            0 + a1 * b1 + a2 * b2 + a3 * b3 + a4 * b4
         }
-        return Transform3D(entries: r)
+        return Transform3D(
+            m11: entry(m11, m12, m13, m14, o.m11, o.m21, o.m31, o.m41),
+            m12: entry(m11, m12, m13, m14, o.m12, o.m22, o.m32, o.m42),
+            m13: entry(m11, m12, m13, m14, o.m13, o.m23, o.m33, o.m43),
+            m14: entry(m11, m12, m13, m14, o.m14, o.m24, o.m34, o.m44),
+            m21: entry(m21, m22, m23, m24, o.m11, o.m21, o.m31, o.m41),
+            m22: entry(m21, m22, m23, m24, o.m12, o.m22, o.m32, o.m42),
+            m23: entry(m21, m22, m23, m24, o.m13, o.m23, o.m33, o.m43),
+            m24: entry(m21, m22, m23, m24, o.m14, o.m24, o.m34, o.m44),
+            m31: entry(m31, m32, m33, m34, o.m11, o.m21, o.m31, o.m41),
+            m32: entry(m31, m32, m33, m34, o.m12, o.m22, o.m32, o.m42),
+            m33: entry(m31, m32, m33, m34, o.m13, o.m23, o.m33, o.m43),
+            m34: entry(m31, m32, m33, m34, o.m14, o.m24, o.m34, o.m44),
+            m41: entry(m41, m42, m43, m44, o.m11, o.m21, o.m31, o.m41),
+            m42: entry(m41, m42, m43, m44, o.m12, o.m22, o.m32, o.m42),
+            m43: entry(m41, m42, m43, m44, o.m13, o.m23, o.m33, o.m43),
+            m44: entry(m41, m42, m43, m44, o.m14, o.m24, o.m34, o.m44))
     }
 
     /// `CATransform3DTranslate`: the translation is applied before `self`.

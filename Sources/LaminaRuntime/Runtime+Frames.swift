@@ -89,7 +89,7 @@ extension Runtime {
     /// plane's memory).
     func noteOverlay(_ placement: PlanePlacement?, image: PixelBuffer?) {
         if placement != nil { frames.overlayFrames += 1 }
-        for video in videos.all { video.overlayPlaneShowed(image, on: display) }
+        videos.forEach { $0.overlayPlaneShowed(image, on: display) }
         let before = frames.overlayShown
         frames.overlayShown = placement
         switch (before, placement) {

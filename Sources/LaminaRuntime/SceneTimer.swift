@@ -50,7 +50,12 @@ public final class SceneTimer {
 final class SceneTimers {
     private var timers: [SceneTimer] = []
 
-    func add(_ timer: SceneTimer) { timers.append(timer) }
+    /// Adds `timer`, dropping those invalidated since (so timers made and invalidated before
+    /// any fires do not pile up).
+    func add(_ timer: SceneTimer) {
+        timers.removeAll { !$0.isValid }
+        timers.append(timer)
+    }
 
     /// When the earliest valid timer fires.
     var nextFireTime: Double? { timers.lazy.filter(\.isValid).map(\.fireTime).min() }
@@ -61,6 +66,7 @@ final class SceneTimers {
     /// Fires every timer due by `now` (each at most once) and drops invalid ones; returns
     /// whether any fired.
     func fire(upTo now: Double) -> Bool {
+        guard timers.contains(where: { $0.isValid && $0.fireTime <= now }) else { return false }   // no array made per wake-up
         let due = timers.filter { $0.isValid && $0.fireTime <= now }
         for timer in due { timer.fire(ifDueBy: now) }
         timers.removeAll { !$0.isValid }

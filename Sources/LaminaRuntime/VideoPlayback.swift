@@ -110,6 +110,12 @@ package final class VideoRegistry {
     /// The live videos, in the order they were made.
     package var all: [any VideoPlayback] { entries.compactMap(\.video) }
 
+    /// Calls `body` with each live video in the order they were made, building no array
+    /// (the runtime tells them what the plane showed after every frame).
+    package func forEach(_ body: (any VideoPlayback) -> Void) {
+        for entry in entries { if let video = entry.video { body(video) } }
+    }
+
     /// The live video named `name`.
     package func named(_ name: String) -> (any VideoPlayback)? { all.first { $0.name == name } }
 }

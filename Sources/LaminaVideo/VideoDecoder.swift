@@ -4,24 +4,6 @@ import LaminaPixels
 import LaminaSystem
 import Synchronization
 
-/// One decoded frame: opaque pixels, where it sits in the clip and when it is shown.
-public struct VideoFrame: @unchecked Sendable {
-    /// When the frame is shown on the decoder's timeline, in seconds: from the first frame
-    /// after the start or the last seek (which starts at the seek's position), the passes of a
-    /// loop one after another, so the timeline runs on through the loops with no gap.
-    public let time: Double
-    /// Where the frame is in the clip, in seconds from its first frame (its presentation time
-    /// less the first frame's: an MP4 whose B-frames delay its first presentation time still
-    /// starts at 0).
-    public let position: Double
-    /// How long the frame shows, in seconds (its buffer's duration, or the frame before's).
-    public let duration: Double
-    /// Which pass of a loop it belongs to, from 0 at the start or the last seek.
-    public let pass: Int
-    /// The pixels, ARGB8888 with an opaque alpha, as the rasterizer draws them.
-    public let image: PixelBuffer
-}
-
 /// Decodes a video with GStreamer on threads of its own (GStreamer's, and one named
 /// `lamina-video` that takes its frames) and hands finished frames to the loop: a bounded
 /// queue (``queueLength`` frames; decoding waits while it is full), taken a frame at a time
@@ -48,14 +30,14 @@ public final class VideoDecoder: @unchecked Sendable {
     /// while a video plays and needs no wakeup).
     public let wakeup: WakeupEvent
 
-    private let pipeline: UnsafeMutableRawPointer
+    let pipeline: UnsafeMutableRawPointer
     private let sink: UnsafeMutableRawPointer
     /// The clip's sound track and the branch playing it once asked (`lamina_gst_sound_new`).
-    private let sound: UnsafeMutableRawPointer
+    let sound: UnsafeMutableRawPointer
     /// The probe offering ``writeFrames(into:)``'s buffers to `videoconvert` (nil when it
     /// could not be made: frames then always come in GStreamer's own buffers).
     let scanoutOffer: UnsafeMutableRawPointer?
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// A free place in the queue: the decoding thread takes one per frame, the loop gives it
     /// back when it takes the frame. (Made at 0 and given its places in `init`: libdispatch
     /// traps when a semaphore is freed below the value it was made with.)
@@ -63,9 +45,9 @@ public final class VideoDecoder: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// Wakes the thread sleeping after the end: signalled once each time ``isEnded`` turns
     /// false (a seek, looping turned on) and at the stop.
-    private let nudge = DispatchSemaphore(value: 0)
+    let nudge = DispatchSemaphore(value: 0)
 
-    private struct State {
+    struct State {
         var frames: [VideoFrame] = []
         var ended = false
         var failure: String?
@@ -254,6 +236,23 @@ public final class VideoDecoder: @unchecked Sendable {
 
     /// Frames decoded so far.
     public var framesDecoded: Int { state.withLock { $0.decoded } }
+
+    /// What a player reads of the decoder after taking its frames at a display frame, read
+    /// under one lock (six reads, each taking it, were a tenth of the player's tick).
+    public struct Progress: Sendable, Equatable {
+        /// ``framesDecoded``, ``framesCopied`` and ``decoderName``.
+        public var decoded: Int, copied: Int, decoderName: String?
+        /// ``failure``, ``isEnded`` and ``nextFrameTime``.
+        public var failure: String?, isEnded: Bool, nextFrameTime: Double?
+    }
+
+    /// The decoder's counters and state now, together.
+    public var progress: Progress {
+        state.withLock {
+            Progress(decoded: $0.decoded, copied: $0.copied, decoderName: $0.decoderName, failure: $0.failure,
+                     isEnded: $0.ended, nextFrameTime: $0.frames.first?.time)
+        }
+    }
     /// Whether frames are read in place from GStreamer's buffers where it lets them be held.
     let readsInPlace: Bool
 
@@ -263,127 +262,6 @@ public final class VideoDecoder: @unchecked Sendable {
     /// The GStreamer element decoding the video (`avdec_h264`, `vp9dec`, `v4l2h264dec`,
     /// `vah264dec`…), once the first frame is out; never a secret.
     public var decoderName: String? { state.withLock { $0.decoderName } }
-
-    // MARK: Sound
-
-    /// The element a player's sound goes to: the audio device GStreamer finds (PulseAudio or
-    /// PipeWire where they run, else ALSA's default device).
-    public static let audioDevice = "autoaudiosink"
-
-    /// Asks for the clip's sound, which is off until asked: a branch to the audio device is
-    /// added to the pipeline (now, or when the track appears), timed by the player's
-    /// ``schedule(_:)``. While the player is paused the pipeline pauses with it. Returns
-    /// whether sound plays now; a failure (no device) is ``soundFailure`` and the video plays
-    /// on.
-    @discardableResult
-    public func enableSound() -> Bool {
-        let (first, scheduled) = state.withLock { state -> (Bool, Bool) in
-            let first = !state.soundWanted
-            state.soundWanted = true
-            applySoundBaseTime(state)
-            return (first, state.schedule != nil && state.rate > 0)
-        }
-        guard first else { return soundSink != nil }
-        if !scheduled { hold(true) }
-        return lamina_gst_sound_enable(sound, nil, 0) == 1     // a failure is kept on the C side: `soundFailure`
-    }
-
-    /// The sound's volume (0…1, a linear gain) and whether it is muted; kept for a branch
-    /// added later.
-    public func setSoundVolume(_ volume: Double, muted: Bool) {
-        lamina_gst_sound_set_volume(sound, min(max(volume, 0), 1), muted ? 1 : 0)
-    }
-
-    /// When the player shows what (nil while it is paused, has ended or failed): with sound,
-    /// the sound's base time is set so the sound of each frame is heard at the vblank the
-    /// frame is shown at, and the pipeline plays while there is a schedule and pauses while
-    /// there is none.
-    public func schedule(_ schedule: SoundSchedule?) {
-        let (wanted, playing) = state.withLock { state -> (Bool, Bool) in
-            state.schedule = schedule
-            applySoundBaseTime(state)
-            return (state.soundWanted, schedule != nil && state.rate > 0)
-        }
-        if wanted { hold(!playing) }
-    }
-
-    /// The rate the next seek plays at (with sound the player seeks again when its rate
-    /// changes, so the sound plays at it too). Not a positive number is 1.
-    public var playbackRate: Double {
-        get { state.withLock { $0.rate } }
-        set { state.withLock { $0.rate = newValue.isFinite && newValue > 0 ? newValue : 1 } }
-    }
-
-    /// The element playing the sound (`pulsesink`, `alsasink`, `fakesink` when no device was
-    /// found…), nil while there is no sound: never a secret.
-    public var soundSink: String? {
-        var name = [CChar](repeating: 0, count: 128)
-        return lamina_gst_sound_sink_name(sound, &name, name.count) == 1 ? Self.text(name) : nil
-    }
-
-    /// Whether the clip has a sound track (known once its first frames are decoded).
-    public var hasSoundTrack: Bool { lamina_gst_sound_has_track(sound) == 1 }
-
-    /// Why the clip plays without the sound asked for (its audio sink failed), if it does.
-    public var soundFailure: String? {
-        if let failure = state.withLock({ $0.soundFailure }) { return failure }
-        var message = [CChar](repeating: 0, count: 256)
-        return lamina_gst_sound_failure(sound, &message, message.count) == 1 ? Self.text(message) : nil
-    }
-
-    /// The base time the sound's sink has, in nanoseconds on `CLOCK_MONOTONIC`; nil without
-    /// sound. Its running time r is heard at this plus r.
-    var soundBaseTime: UInt64? {
-        let base = lamina_gst_sound_sink_base_time(sound)
-        return base == .max ? nil : base
-    }
-
-    /// Up to `capacity` samples a test's tap (an appsink named `lamina-sound-tap` in the sound
-    /// branch, taking mono F32) has received, waiting at most `seconds` for a buffer; empty
-    /// when none came, nil when there is no tap (no sound branch).
-    func tappedSound(capacity: Int = 1 << 16, seconds: Double) -> [Float]? {
-        tappedSoundBuffer(capacity: capacity, seconds: seconds)?.samples
-    }
-
-    /// As ``tappedSound(capacity:seconds:)``, with the buffer's presentation time in seconds
-    /// (nil when it has none).
-    package func tappedSoundBuffer(capacity: Int = 1 << 16, seconds: Double) -> (samples: [Float], time: Double?)? {
-        var samples = [Float](repeating: 0, count: capacity)
-        var pts = UInt64.max
-        let count = lamina_gst_sound_tap_pull(pipeline, &samples, capacity, UInt64(seconds * 1e9), &pts)
-        return count < 0 ? nil : (Array(samples.prefix(count)), pts == .max || count == 0 ? nil : Double(pts) / 1e9)
-    }
-
-    /// The element players made by the public initializer send their sound to instead of the
-    /// audio device, when set (`lamina bench scene --sound-tap` times a tap against the flips).
-    nonisolated(unsafe) package static var soundSinkOverride: String?
-
-    /// The base time putting the sound's running time 0 (the timeline's `epochStart`) where
-    /// `schedule` shows it at `rate`: `clock + (epochStart − timeline) / rate`, in nanoseconds
-    /// (0 for a time before the clock's start). Nil at rate 0.
-    static func soundBaseTime(schedule: SoundSchedule, epochStart: Double, rate: Double) -> UInt64? {
-        guard rate > 0 else { return nil }
-        let seconds = schedule.clock + (epochStart - schedule.timeline) / rate
-        guard seconds.isFinite else { return nil }
-        return seconds <= 0 ? 0 : UInt64(seconds * 1e9)
-    }
-
-    /// Sets the pipeline's base time from `state`'s schedule and epoch (with the state's lock
-    /// held, so a seek cannot come between).
-    private func applySoundBaseTime(_ state: State) {
-        guard state.soundWanted, let schedule = state.schedule,
-              let base = Self.soundBaseTime(schedule: schedule, epochStart: state.epochStart, rate: state.rate) else { return }
-        lamina_gst_set_base_time(pipeline, base)
-    }
-
-    /// Pauses the pipeline (sound stops, and decoding with it) or plays it.
-    private func hold(_ held: Bool) {
-        let changed = state.withLock { state -> Bool in
-            defer { state.soundHeld = held }
-            return state.soundHeld != held
-        }
-        if changed { lamina_gst_element_set_state(pipeline, held ? 3 : 4) }
-    }
 
     /// The decoding thread: a frame at a time while there is room for it.
     fileprivate func pull() {
@@ -475,62 +353,8 @@ public final class VideoDecoder: @unchecked Sendable {
         }
     }
 
-    /// How long before a pass ends on screen a looping decoder with sound seeks back: the
-    /// sound still to play then is cut (a flushing seek drops it), and the next pass's first
-    /// frame has this long to be decoded.
-    static let loopMargin = 0.05
-
-    /// With sound playing, waits until the screen is ``loopMargin`` from the pass's end (by
-    /// the player's schedule, at most a second), so the loop's flush cuts that much of the
-    /// pass's sound and not all the decoder is ahead by. A seek or the stop ends the wait
-    /// early; without sound there is no wait.
-    private func waitForPassEnd() {
-        guard soundFailure == nil else { return }
-        let seconds = state.withLock { state -> Double? in
-            guard state.soundWanted, let schedule = state.schedule, schedule.isRealTime,
-                  state.rate > 0, let last = state.lastTime else { return nil }
-            let end = schedule.clock + (last + state.lastDuration - schedule.timeline) / state.rate
-            return end - Self.loopMargin - SystemClock().now
-        }
-        guard let seconds, seconds > 0 else { return }
-        _ = nudge.wait(timeout: .now() + min(seconds, 1))
-        // A nudge taken here was for a seek or the stop, which the loop sees next.
-    }
-
-    /// The stream ended and the decoder loops: back to the start, the next pass placed right
-    /// after the last frame. False when the pass had no frame or GStreamer refuses the seek.
-    private func loopBack() -> Bool {
-        let next = state.withLock { state -> (start: Double, rate: Double)? in
-            guard state.passFrames > 0 else { return nil }
-            let start = (state.lastTime ?? state.passStart) + state.lastDuration
-            state.epochPassStart = start
-            state.epochSegmentStart = 0
-            state.prerollWanted = state.soundHeld
-            state.prerollPTS = nil
-            applySoundBaseTime(state)
-            return (start, state.rate)
-        }
-        guard let next, lamina_gst_seek(pipeline, 0, next.rate, 0) == 1 else { return false }
-        state.withLock { state in
-            state.passStart = next.start
-            state.pass += 1
-            state.passFrames = 0
-        }
-        return true
-    }
-
-    /// After the end, sleeps (holding no place in the queue) until a seek, looping turned on
-    /// or the stop; true to go on decoding.
-    private func waitWhileEnded() -> Bool {
-        nudge.wait()
-        let (stopping, seek) = state.withLock { ($0.stopping, $0.pendingSeek) }
-        if stopping { return false }
-        if seek == nil && !loopBack() { finish(failure: nil) }
-        return true
-    }
-
     /// Decoding is over: the stream ended (`failure` nil) or GStreamer failed.
-    private func finish(failure: String?) {
+    func finish(failure: String?) {
         state.withLock { state in
             if let failure { state.failure = failure } else { state.ended = true }
         }

@@ -32,9 +32,6 @@ public final class VideoLayer: Layer {
 
     /// Shows `frame` at once (a new picture is not animated).
     func show(_ frame: PixelBuffer) {
-        Transaction.begin()
-        Transaction.disableActions = true
-        contents = frame
-        Transaction.commit()
+        setContentsWithoutAction(frame)
     }
 }

@@ -71,6 +71,9 @@ public final class VideoPlayer: VideoPlayback {
     private var reportedFailure = false
     /// The element sound goes to when unmuted (a test's tap instead of the device).
     private let soundSinkDescription: String
+    /// Whether the sound goes to an audio device (played on the wall's time: none on a
+    /// virtual clock), not a test's tap.
+    private let soundFollowsWall: Bool
     /// Whether unmuting has been handled, whether the decoder was asked for sound, and
     /// whether there is nothing more to say of it (a failure, or no sound, was logged).
     private var soundAsked = false
@@ -84,18 +87,27 @@ public final class VideoPlayer: VideoPlayback {
     var scanoutRefused: (width: Int, height: Int)?
 
     /// A player for `source` that starts decoding at once (so its first frame is ready when
-    /// ``play()`` is called), paused. Throws when GStreamer cannot be loaded or the source
-    /// cannot be opened; errors found later arrive as ``Event/failed(_:)``.
-    public convenience init(source: VideoSource, context: SceneContext, loops: Bool = false) throws(VideoError) {
-        try self.init(source: source, context: context, loops: loops, soundSink: VideoDecoder.soundSinkOverride ?? VideoDecoder.audioDevice)
+    /// ``play()`` is called), paused; unmuted, its sound goes to `audioDevice` (by default
+    /// ``AudioDevice/default``, which the daemon sets from the config's `[video]
+    /// audio_device`). Throws when GStreamer cannot be loaded or the source cannot be opened;
+    /// errors found later arrive as ``Event/failed(_:)``.
+    public convenience init(source: VideoSource, context: SceneContext, loops: Bool = false,
+                            audioDevice: AudioDevice? = nil) throws(VideoError) {
+        let device = audioDevice ?? .default
+        try self.init(source: source, context: context, loops: loops,
+                      soundSink: VideoDecoder.soundSinkOverride ?? device.sinkDescription,
+                      soundFollowsWall: VideoDecoder.soundSinkOverride == nil)
     }
 
     /// As `init(source:context:loops:)`, the sound going to `soundSink` when unmuted (a test's
-    /// tap, which plays on a virtual clock too).
-    init(source: VideoSource, context: SceneContext, loops: Bool, soundSink: String) throws(VideoError) {
+    /// tap, which plays on a virtual clock too, unless `soundFollowsWall`: an audio device's
+    /// sound cannot follow a virtual clock).
+    init(source: VideoSource, context: SceneContext, loops: Bool, soundSink: String,
+         soundFollowsWall: Bool = false) throws(VideoError) {
         self.source = source
         self.context = context
         soundSinkDescription = soundSink
+        self.soundFollowsWall = soundFollowsWall
         decoder = try VideoDecoder(source: source, loops: loops, readsInPlace: true, soundSink: soundSink)
         context.logger.info("video \(source): decoding with GStreamer")
         context.register(self)
@@ -229,6 +241,7 @@ public final class VideoPlayer: VideoPlayback {
             decoder.waitForFrames(through: due, after: shown.map { $0.time + $0.duration } ?? -.infinity, seconds: 30)
         }
         let taken = decoder.takeFrames { $0.time <= due }
+        let progress = decoder.progress
         if let frame = taken.last {
             statistics.dropped += taken.dropLast().filter { $0.time >= (seekFloor ?? -.infinity) - 1e-6 }.count
             seekFloor = nil
@@ -242,14 +255,14 @@ public final class VideoPlayer: VideoPlayback {
                 onEvent?(.ready)
             }
         } else if isPlaying, let shown, shown.time + shown.duration < playhead - link.duration / 2,
-                  decoder.nextFrameTime == nil, !decoder.isEnded {
+                  progress.nextFrameTime == nil, !progress.isEnded {
             statistics.late += 1
         }
-        statistics.decoded = decoder.framesDecoded
-        statistics.copied = decoder.framesCopied
-        statistics.decoder = decoder.decoderName
+        statistics.decoded = progress.decoded
+        statistics.copied = progress.copied
+        statistics.decoder = progress.decoderName
         if soundOn && !soundLogged { logSound(decoder) }
-        if let failure = decoder.failure, !reportedFailure {
+        if let failure = progress.failure, !reportedFailure {
             reportedFailure = true
             context.logger.error("video \(source): \(failure)")
             onEvent?(.failed(failure))
@@ -258,10 +271,10 @@ public final class VideoPlayer: VideoPlayback {
         }
         if !isPlaying {
             // A paused player ticks only to show a seek's frame.
-            if !taken.isEmpty || decoder.isEnded { timeline = shown?.time ?? timeline; link.isPaused = true }
+            if !taken.isEmpty || progress.isEnded { timeline = shown?.time ?? timeline; link.isPaused = true }
             return
         }
-        if decoder.isEnded, decoder.nextFrameTime == nil, (shown?.time ?? 0) + (shown?.duration ?? 0) <= due, !sentEnd {
+        if progress.isEnded, progress.nextFrameTime == nil, (shown?.time ?? 0) + (shown?.duration ?? 0) <= due, !sentEnd {
             sentEnd = true
             stop(link)
             onEvent?(.ended)
@@ -291,7 +304,7 @@ public final class VideoPlayer: VideoPlayback {
         decoder.setSoundVolume(volume, muted: isMuted)
         guard !isMuted, !soundAsked else { return }
         soundAsked = true
-        if context.clockIsVirtual && soundSinkDescription == VideoDecoder.audioDevice {
+        if context.clockIsVirtual && soundFollowsWall {
             soundLogged = true
             context.logger.info("video \(source): no sound on a virtual clock (a recording or a test)")
             return
@@ -328,7 +341,7 @@ public final class VideoPlayer: VideoPlayback {
             context.logger.error("video \(source): no sound: \(failure)")
         } else if statistics.soundSink == nil, let sink = decoder.soundSink {
             statistics.soundSink = sink
-            context.logger.info("video \(source): sound to \(sink)")
+            context.logger.info("video \(source): sound to \(sink) (\(soundSinkDescription))")
         } else if statistics.soundSink == nil && sentReady && !decoder.hasSoundTrack {
             soundLogged = true
             context.logger.info("video \(source): the clip has no sound")

@@ -22,6 +22,33 @@ struct TransformTests {
         #expect(scale.translatedBy(x: 10, y: 0, z: 0) == move.concatenating(scale))
     }
 
+    @Test("concatenating is the row-by-column product to the bit, negative zeros included")
+    func concatenationIsTheMatrixProduct() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            switch state >> 61 {
+            case 0: return 0
+            case 1: return -0.0
+            case 2: return 1
+            default: return Double(Int64(bitPattern: state) >> 40) / 4096
+            }
+        }
+        for _ in 0..<500 {
+            let a = Transform3D(entries: (0..<16).map { _ in next() }), b = Transform3D(entries: (0..<16).map { _ in next() })
+            let x = a.entries, y = b.entries
+            var expected = [Double](repeating: 0, count: 16)
+            for i in 0..<4 {
+                for j in 0..<4 {
+                    var sum = 0.0
+                    for k in 0..<4 { sum += x[i * 4 + k] * y[k * 4 + j] }
+                    expected[i * 4 + j] = sum
+                }
+            }
+            #expect(a.concatenating(b).entries.map(\.bitPattern) == expected.map(\.bitPattern))
+        }
+    }
+
     @Test("inverse, and a singular matrix inverts to itself (rule 52)")
     func inverse() {
         let t = Transform3D(rotationAngle: 0.7, x: 1, y: 2, z: 3).translatedBy(x: 5, y: -3, z: 2)

@@ -110,6 +110,11 @@ struct ConfigTests {
         ("[run]\nscene = \"nope\"", "run.scene", "not one of"),
         ("[run]\nexit_after = -1", "run.exit_after", "out of range"),
         ("[run]\nexit_after = \"soon\"", "run.exit_after", "expected a number"),
+        ("[video]\naudio_device = \"hdmi\"", "video.audio_device", "'hdmi' is not auto, pulse, pipewire, alsa or alsa:DEVICE"),
+        ("[video]\naudio_device = \"alsa:hw:0 ! filesink location=/etc/x\"", "video.audio_device", "is not auto"),
+        ("[video]\naudio_device = \"alsa:\"", "video.audio_device", "is not auto"),
+        ("[video]\naudio_device = 3", "video.audio_device", "expected a string"),
+        ("[video]\naudio = \"pulse\"", "video.audio", "unknown field"),
         ("[displya]\nbackend = \"dummy\"", "[displya]", "unknown table"),
         ("backend = \"dummy\"", "backend", "unknown field"),
     ])
@@ -125,6 +130,30 @@ struct ConfigTests {
             #expect(error.reason.contains(fragment), "\(error.reason)")
             #expect(error.line != nil)
         }
+    }
+
+    @Test("[video] audio_device names where a video's sound goes, as the GStreamer sink that plays to it")
+    func audioDevice() throws {
+        let cases: [(String, AudioDevice, String)] = [
+            ("auto", .automatic, "autoaudiosink"), ("pulse", .pulse, "pulsesink"), ("pipewire", .pipewire, "pipewiresink"),
+            ("alsa", .alsa(nil), "alsasink"), ("alsa:hw:1,0", .alsa("hw:1,0"), "alsasink device=hw:1,0"),
+            ("alsa:plughw:CARD=Device,DEV=0", .alsa("plughw:CARD=Device,DEV=0"), "alsasink device=plughw:CARD=Device,DEV=0"),
+        ]
+        for (text, device, sink) in cases {
+            let path = NSTemporaryDirectory() + "lamina-config-\(UUID().uuidString).toml"
+            try "[video]\naudio_device = \"\(text)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let config = try LaminaConfig.load(path: path, sceneNames: scenes)
+            #expect(config.audioDevice == device && device.description == text && device.sinkDescription == sink)
+        }
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("configs/lamina.toml").path
+        #expect(try LaminaConfig.load(path: shipped, sceneNames: scenes).audioDevice == .automatic)
+        for bad in ["", "ALSA", "alsa:" + String(repeating: "a", count: AudioDevice.maximumNameLength + 1), "alsa:hw 0",
+                    "alsa:hw:0\u{0}", "alsa:hwé", "alsa:a!b", "alsa:\"x\""] {
+            #expect(AudioDevice(bad) == nil, "\(bad)")
+        }
+        #expect(AudioDevice("alsa:" + String(repeating: "a", count: AudioDevice.maximumNameLength)) != nil)
     }
 
     @Test("CRLF line endings: every line is read and numbered (a bad backend on line 3 is found, not read as one comment)")
