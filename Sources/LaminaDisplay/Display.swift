@@ -1,47 +1,6 @@
 import LaminaPixels
 import SystemPackage
 
-/// Why an output could not be brought up.
-public enum DisplayError: Error, CustomStringConvertible {
-    /// No connector has a display plugged in.
-    case noConnectedConnector(device: String)
-    /// The configured connector does not exist; `available` lists those that do.
-    case connectorNotFound(name: String, available: [String])
-    /// The connector offers no mode.
-    case noMode(connector: String)
-    /// The requested mode is not among those the connector offers.
-    case modeNotOffered(request: ModeRequest, connector: String, available: [String])
-    /// No plane of the connector's CRTC scans out `format`.
-    case formatNotScannedOut(format: PixelFormat, connector: String)
-    /// No CRTC can drive the connector.
-    case noCRTC(connector: String)
-    /// A device call failed.
-    case kms(KMSError)
-
-    /// The asked-for connector is not there (or none is connected): the display can run dark.
-    var isMissingConnector: Bool {
-        switch self {
-        case .noConnectedConnector, .connectorNotFound: return true
-        default: return false
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .noConnectedConnector(let device): return "\(device): no connected connector"
-        case .connectorNotFound(let name, let available):
-            return "connector '\(name)' not found (available: \(available.joined(separator: ", ")))"
-        case .noMode(let c): return "\(c): the connector reports no modes"
-        case .modeNotOffered(let request, let c, let available):
-            return "\(c) offers no mode \(request) (it offers: \(available.joined(separator: ", ")))"
-        case .formatNotScannedOut(let format, let c):
-            return "no primary plane for \(c) scans out \(format.rawValue) (\(format.fourcc))"
-        case .noCRTC(let c): return "\(c): no CRTC can drive it"
-        case .kms(let e): return e.description
-        }
-    }
-}
-
 /// One output, double buffered: two dumb buffers on a KMS device, a cached shadow buffer to
 /// render into, and page flips on vblank.
 ///
@@ -323,7 +282,10 @@ public final class Display {
     ///
     /// `overlay` (from `prepareOverlay`) goes on the overlay plane in the same atomic
     /// commit; without one, a plane that shows something is turned off with it.
-    public func present(damage: PixelRect? = nil, overlay: PlanePlacement? = nil) throws(KMSError) {
+    ///
+    /// `target` is when the frame is meant to be shown (its vblank is counted as missed when
+    /// the flip lands later); nil is the next vblank.
+    public func present(damage: PixelRect? = nil, overlay: PlanePlacement? = nil, target: Double? = nil) throws(KMSError) {
         // Recorded first: a refused flip keeps the damage for the retry.
         let whole = PixelRect(width: width, height: height)
         for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
@@ -336,7 +298,7 @@ public final class Display {
             virtual.pending = (.pageFlip, virtual.next(after: clock.now))
             output = .dark(virtual, clock: clock)
             isFlipPending = true
-            targetedSequence = lastVBlank.map { $0.sequence + 1 }
+            targetedSequence = targetedVBlank(for: target)
             return
         case .lit(let lit, let front):
             buffers = lit
@@ -364,7 +326,16 @@ public final class Display {
             throw error
         }
         isFlipPending = true
-        targetedSequence = lastVBlank.map { $0.sequence + 1 }
+        targetedSequence = targetedVBlank(for: target)
+    }
+
+    /// The vblank a frame presented now for `target` is meant for: the one nearest `target`
+    /// counted from the last vblank known, at least the next.
+    private func targetedVBlank(for target: Double?) -> UInt64? {
+        guard let last = lastVBlank else { return nil }
+        guard let target else { return last.sequence + 1 }
+        let ahead = ((target - last.timestamp) * refreshRate).rounded()
+        return last.sequence + (ahead.isFinite ? UInt64(min(max(ahead, 1), 1_000)) : 1)
     }
 
     /// Asks for an event at the next vblank without a new frame (a display link that is due

@@ -59,10 +59,24 @@ struct FrameScheduler {
 
     /// What follows a vblank at `timestamp`. `canDraw` is false while a flip is in flight or
     /// the output is paused or blanked; `budget` is how long before the vblank a frame in the
-    /// repaint window starts.
+    /// repaint window starts. `linksTarget` is the target of the display links that fired at
+    /// this vblank when they alone made the frame needed: a link firing on every n-th vblank
+    /// (rule 79) targets a later vblank than the next, and its frame is drawn in the interval
+    /// before that one (`drawLead` before it), so the flip shows it then.
     mutating func afterVBlank(at timestamp: Double, now: Double, frameDuration: Double, canDraw: Bool,
-                              needsFrame: Bool, linksRunning: Bool, budget: () -> Double) -> Action {
+                              needsFrame: Bool, linksRunning: Bool, linksTarget: Double? = nil,
+                              budget: () -> Double) -> Action {
         guard canDraw, retryAt == nil, frameDueAt == nil else { return .none }
+        if needsFrame, let linksTarget, linksTarget > timestamp + 1.5 * frameDuration {
+            let start = linksTarget - drawLead(frameDuration: frameDuration, budget: budget)
+            // A wake-up meant for the start may come a hair before it (the loop's own
+            // arithmetic, the timeout's rounding): that is the start.
+            if now < start - Self.startTolerance {
+                frameDueAt = (start, linksTarget)
+                return .none
+            }
+            return .draw(target: linksTarget)
+        }
         if needsFrame {
             let target = timestamp + frameDuration
             if repaintWindow {
@@ -75,6 +89,18 @@ struct FrameScheduler {
             return .draw(target: target)
         }
         return linksRunning && !vblankRequested ? .requestVBlank : .none
+    }
+
+    /// How far before a frame's start a wake-up still starts it (half a millisecond: the
+    /// start is a quarter of a frame after the vblank before, so drawing this early is safe).
+    static let startTolerance = 0.0005
+
+    /// How long before its vblank a frame for a later vblank than the next starts: the repaint
+    /// budget with the repaint window (at most three quarters of a frame), else three quarters
+    /// of a frame, so it starts a quarter of a frame after the vblank before its own (never
+    /// before it, which would show it a vblank early).
+    func drawLead(frameDuration: Double, budget: () -> Double) -> Double {
+        repaintWindow ? min(budget(), 0.75 * frameDuration) : 0.75 * frameDuration
     }
 
     /// The target vblank of the frame waiting in the repaint window, once it is due (the

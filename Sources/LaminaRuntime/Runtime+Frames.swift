@@ -8,13 +8,15 @@ extension Runtime {
     var canDraw: Bool { !display.isFlipPending && !output.isPaused && !display.isBlanked }
 
     /// Carries out what the scheduler says follows the vblank at `timestamp`; true when the
-    /// panel was blanked on the way.
+    /// panel was blanked on the way. `linksTarget` is the target of the display links that
+    /// fired at it, when they alone made the frame needed.
     @discardableResult
-    func produceFrame(after timestamp: Double) -> Bool {
+    func produceFrame(after timestamp: Double, linksTarget: Double? = nil) -> Bool {
         let blanked = displayPower.blankIfIdle(now: clock.now)   // between flips: an animation does not keep the panel on
         let action = frames.scheduler.afterVBlank(at: timestamp, now: clock.now, frameDuration: display.frameDuration,
                                            canDraw: canDraw, needsFrame: tree.needsFrame,
-                                           linksRunning: links.hasActiveLinks, budget: { currentRepaintBudget })
+                                           linksRunning: links.hasActiveLinks, linksTarget: linksTarget,
+                                           budget: { currentRepaintBudget })
         switch action {
         case .draw(let target):
             renderFrame(targetTimestamp: target)
@@ -29,6 +31,21 @@ extension Runtime {
             break
         }
         return blanked
+    }
+
+    /// When the loop may leave the display's next event unread and sleep until the frame after
+    /// it is to be drawn: a flip is in flight, nothing but display links needs frames, and
+    /// every running link fires on every n-th vblank only (a 30 fps video on a 60 Hz panel,
+    /// rule 79). The flip's completion would fire no link and draw nothing; read together
+    /// with the frame's start instead, it costs no wake-up of its own, which halves a 30 fps
+    /// video's wake-ups. Nil when the events must be handled as they come.
+    var displayEventsDeferral: Double? {
+        guard display.isFlipPending, frames.scheduler.isIdle, !tree.needsFrame, !output.isPaused, !display.isBlanked,
+              let last = display.lastVBlank,
+              let sequence = links.nextTargetSequence(refreshRate: display.refreshRate), sequence > last.sequence else { return nil }
+        let target = last.timestamp + Double(sequence - last.sequence) * display.frameDuration
+        let start = target - frames.scheduler.drawLead(frameDuration: display.frameDuration, budget: { currentRepaintBudget })
+        return start > clock.now ? start : nil
     }
 
     /// How long before the vblank a frame in the repaint window starts.
@@ -59,7 +76,7 @@ extension Runtime {
         var presented = false
         do {
             try output.timedDeviceCall("a page flip") { () throws(KMSError) in
-                try display.present(damage: damage, overlay: drawn.overlay)
+                try display.present(damage: damage, overlay: drawn.overlay, target: targetTimestamp)
             }
             noteOverlay(drawn.overlay, image: drawn.overlayImage)
             output.flipAccepted()

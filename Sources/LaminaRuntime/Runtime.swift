@@ -212,6 +212,14 @@ public final class Runtime {
         case finished
     }
 
+    /// How many times `run` has woken (each a turn of the loop): what a playing video or an
+    /// animation costs in wake-ups.
+    public private(set) var wakeUps = 0
+
+    /// When the frame waiting to be drawn starts (a repaint window's, or one for a display
+    /// link's later vblank), nil when none waits: a test stepping the clock itself goes there.
+    public var frameWaitingUntil: Double? { frames.scheduler.frameDueAt?.start }
+
     /// No flip or vblank is outstanding and no retry is scheduled.
     public var isIdle: Bool { !display.isFlipPending && frames.scheduler.isIdle }
 
@@ -227,7 +235,7 @@ public final class Runtime {
         let deadline = exitAfter.map { clock.now + $0 }
         if let vblank = resynchronizeIfWaking() {
             commitIfNeeded()
-            produceFrame(after: vblank)
+            produceFrame(after: vblank, linksTarget: links.takeFiredTarget())
         }
         while true {
             if let stopReason { return stopReason }
@@ -235,13 +243,15 @@ public final class Runtime {
             if let deadline, clock.now >= deadline { return .timeLimit }
             let wasIdle = isQuiet
             if wasIdle { telemetry.enterIdle(at: clock.now) }
-            let wake = wait(until: nextDeadline(exitingAt: deadline))
+            let deferral = displayEventsDeferral
+            let wake = wait(until: nextDeadline(exitingAt: deadline, displayDeferredUntil: deferral), watchingDisplay: deferral == nil)
             if stopReason == .signal { return .signal }
             if wake == .nothingPending {
                 telemetry.leaveIdle(at: clock.now)
                 return .nothingPending
             }
             let cpuAtWake = telemetry.idleCPUStart != nil ? RunTelemetry.processCPUTime() : 0
+            wakeUps &+= 1
             let didWork = turn()
             telemetry.woke(at: clock.now, cpuAtWake: cpuAtWake, wasIdle: wasIdle, stillQuiet: isQuiet, didWork: didWork)
         }
@@ -250,14 +260,14 @@ public final class Runtime {
     /// When the loop must wake: the earliest of the touch sources' events, the display's
     /// (a dummy's simulated vblanks), the frame scheduler's, gesture deadlines, every
     /// registered source's, and the run's own end.
-    private func nextDeadline(exitingAt deadline: Double?) -> Double? {
+    private func nextDeadline(exitingAt deadline: Double?, displayDeferredUntil deferral: Double?) -> Double? {
         let now = clock.now
         var earliest = sources.nextDeadline(now: now)
         func consider(_ time: Double?) {
             if let time, time < earliest ?? .infinity { earliest = time }
         }
         consider(touch.nextDeadline)
-        consider(display.nextEventTime)
+        consider(deferral ?? display.nextEventTime)
         consider(frames.scheduler.nextDeadline)
         consider(deadline)
         return earliest
@@ -266,9 +276,9 @@ public final class Runtime {
     /// Waits for the next event through the clock's loop (a virtual one jumps to `next`) on
     /// the display's and input's descriptors and every registered source's, then services
     /// the sources of the `woken` phase (signals, finished loads, control requests).
-    private func wait(until next: Double?) -> LoopWake {
+    private func wait(until next: Double?, watchingDisplay: Bool = true) -> LoopWake {
         var descriptors: [FileDescriptor] = []
-        if let fd = display.device.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
+        if watchingDisplay, let fd = display.device.eventDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
         if let fd = display.device.hotplugDescriptor { descriptors.append(FileDescriptor(rawValue: fd)) }
         touch.collectDescriptors(into: &descriptors)
         sources.collectDescriptors(into: &descriptors)
@@ -304,15 +314,17 @@ public final class Runtime {
             output.handleHotplug()
         }
         if frames.scheduler.takeRetry(now: now), output.isPaused { output.resume() }
+        let neededBeforeLinks = tree.needsFrame
         let lastDisplayEvent = handleDisplayEvents()
         if lastDisplayEvent != nil { didWork = true }
         if sources.service(.display, now: now) { didWork = true }
         let vblank = lastDisplayEvent ?? resynchronizeIfWaking()
+        let linksTarget = links.takeFiredTarget()
         commitIfNeeded()
         if let target = frames.scheduler.takeDueFrame(now: now), tree.needsFrame, canDraw {
             renderFrame(targetTimestamp: target)
         }
-        if let vblank, produceFrame(after: vblank) { didWork = true }
+        if let vblank, produceFrame(after: vblank, linksTarget: neededBeforeLinks ? nil : linksTarget) { didWork = true }
         if sources.service(.end, now: now) { didWork = true }
         return didWork
     }

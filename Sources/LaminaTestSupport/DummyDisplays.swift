@@ -29,10 +29,11 @@ public struct DummyDisplayRig {
         return Runtime(display: display, clock: clock, background: background, logger: logger)
     }
 
-    /// Advances the clock to the next device event and handles it; false when none is pending.
+    /// Advances the clock to the next device event (or the start of a frame the runtime holds
+    /// for a later vblank) and handles it; false when neither is pending.
     @discardableResult
     public func advanceToNextEvent(_ runtime: Runtime) -> Bool {
-        guard let next = device.nextEventTime else { return false }
+        guard let next = [device.nextEventTime, runtime.frameWaitingUntil].compactMap({ $0 }).min() else { return false }
         clock.advance(to: next)
         runtime.step()
         return true

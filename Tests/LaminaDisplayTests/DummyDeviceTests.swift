@@ -190,6 +190,20 @@ struct DisplayLinkTests {
         #expect(abs(stamps[1] - stamps[0] - 2.0 / 60) < 1e-12)
     }
 
+    @Test("a link switched to every second vblank after firing keeps its phase: it fires at the vblank it last targeted, aiming two beyond")
+    func reducedRateKeepsPhase() throws {
+        let links = DisplayLinks()
+        var targets: [Double] = []
+        let link = links.add { targets.append($0.targetTimestamp) }
+        links.vblank(sequence: 10, timestamp: 10.0 / 60, refreshRate: 60)     // targets vblank 11
+        link.preferredFramesPerSecond = 30
+        for sequence in UInt64(11)...16 { links.vblank(sequence: sequence, timestamp: Double(sequence) / 60, refreshRate: 60) }
+        #expect(targets.map { Int(($0 * 60).rounded()) } == [11, 13, 15, 17])
+        #expect(links.nextTargetSequence(refreshRate: 60) == 19, "fired at 15, next at 17 for 19")
+        link.preferredFramesPerSecond = 0
+        #expect(links.nextTargetSequence(refreshRate: 60) == nil, "a link at every vblank needs every event")
+    }
+
     @Test("preferredFramesPerSecond 30 on 60 Hz fires on every second vblank")
     func reducedRate() throws {
         let rig = try DummyDisplayRig(refresh: 60, start: 0)

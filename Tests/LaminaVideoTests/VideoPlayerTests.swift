@@ -135,4 +135,29 @@ struct VideoPlayerTests {
         runtime.run(exitAfter: 1, untilSettled: false)
         #expect(Self.frameShown(rig.display.readFront()) == held)
     }
+
+    @Test("run by the loop itself, a 30 fps clip on 60 Hz wakes it once a frame, not once a vblank: each frame drawn a vblank ahead and shown at its target")
+    func oneWakeUpPerFrame() throws {
+        let (path, rig, runtime, scene) = try Self.start(loops: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var shown: [(position: Double, vblank: Double)] = []
+        scene.player.onFrameShown = { shown.append(($0, $1)) }
+        scene.player.play()
+        runtime.run(exitAfter: 0.5, untilSettled: false)       // the link settles on every second vblank
+        let (wakesBefore, flipsBefore, missedBefore, firstShown) = (runtime.wakeUps, rig.display.presentedFrames,
+                                                                   rig.display.missedVBlanks, shown.count)
+        runtime.run(exitAfter: 2, untilSettled: false)
+        let frames = shown[firstShown...]
+        #expect(frames.count == 60, "two seconds at 30 fps")
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            #expect(abs(b.vblank - a.vblank - 2.0 / 60) < 1e-9, "every second vblank")
+            let step = (b.position - a.position + Double(Self.frames) / 30).truncatingRemainder(dividingBy: Double(Self.frames) / 30)
+            #expect(abs(step - 1.0 / 30) < 0.001, "the next frame of the clip (positions are whole milliseconds)")
+        }
+        #expect(rig.display.presentedFrames - flipsBefore == 60 && rig.display.missedVBlanks == missedBefore,
+                "each frame flipped once, at the vblank it was drawn for")
+        // Reading each flip's completion as it came would be two wake-ups a frame.
+        #expect(runtime.wakeUps - wakesBefore <= 62, "\(runtime.wakeUps - wakesBefore) wake-ups for 60 frames")
+        #expect(scene.player.statistics.dropped == 0 && scene.player.statistics.late == 0)
+    }
 }
