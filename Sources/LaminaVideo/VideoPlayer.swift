@@ -84,6 +84,11 @@ public final class VideoPlayer: VideoPlayback {
     /// of this player's frames; the size a display would not lend buffers for.
     var scanout: (buffers: ScanoutBuffers, display: Display)?
     var framesOffPlane = 0
+    /// Frames shown in a row at their own vblanks (see `matchFrameRate`).
+    private var framesOnTime = 0
+    /// How many frames in a row must be on time before the link skips vblanks (half a second
+    /// at 30 fps).
+    static let steadyFrames = 15
     var scanoutRefused: (width: Int, height: Int)?
 
     /// A player for `source` that starts decoding at once (so its first frame is ready when
@@ -247,6 +252,9 @@ public final class VideoPlayer: VideoPlayback {
             seekFloor = nil
             statistics.shown += 1
             shown = frame
+            // On time: the frame's own vblank (a late one shows a vblank after it).
+            let onTime = isPlaying && link.refreshRate > 0 && abs(frame.time - playhead) < 0.5 / link.refreshRate
+            framesOnTime = onTime ? framesOnTime + 1 : 0
             matchFrameRate(link, frameDuration: frame.duration)
             output?.show(frame.image)
             onFrameShown?(frame.position, now)
@@ -258,6 +266,8 @@ public final class VideoPlayer: VideoPlayback {
         } else if isPlaying, let shown, shown.time + shown.duration < playhead - link.duration / 2,
                   progress.nextFrameTime == nil, !progress.isEnded {
             statistics.late += 1
+            framesOnTime = 0
+            if link.preferredFramesPerSecond != 0 { link.preferredFramesPerSecond = 0 }   // look again at the next vblank
         }
         statistics.decoded = progress.decoded
         statistics.copied = progress.copied
@@ -283,13 +293,16 @@ public final class VideoPlayer: VideoPlayback {
     }
 
     /// Has the link fire on every n-th vblank when the clip's frames at ``rate`` come exactly
-    /// every n-th one (a 30 fps clip on a 60 Hz panel, 25 on 50; n ≥ 2, within 0.05 %), so
-    /// the vblanks between bring no tick and the loop may sleep through them; at every
-    /// vblank otherwise (29.97 fps on 60 Hz keeps the vblank between for the repeated frame).
+    /// every n-th one (a 30 fps clip on a 60 Hz panel, 25 on 50; n ≥ 2, within 0.05 %) and the
+    /// last ``steadyFrames`` were shown at their own vblanks, so the vblanks between bring no
+    /// tick and the loop may sleep through them; at every vblank otherwise (29.97 fps on 60 Hz
+    /// keeps the vblank between for the repeated frame, and a decoder that fell behind gets
+    /// its frame shown a vblank late instead of dropped, until it keeps up again; the switch
+    /// back comes at a frame on its own vblank, so the link's grid is the frames').
     private func matchFrameRate(_ link: DisplayLink, frameDuration: Double) {
         let refresh = link.refreshRate
         var preferred = 0
-        if refresh > 0, frameDuration > 0, rate > 0, frameDuration.isFinite {
+        if framesOnTime >= Self.steadyFrames, refresh > 0, frameDuration > 0, rate > 0, frameDuration.isFinite {
             let ratio = refresh * frameDuration / rate
             let n = ratio.rounded()
             if n >= 2, n <= 16, abs(ratio - n) <= 0.0005 * n { preferred = Int((refresh / n).rounded()) }

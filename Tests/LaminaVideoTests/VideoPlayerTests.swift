@@ -143,7 +143,7 @@ struct VideoPlayerTests {
         var shown: [(position: Double, vblank: Double)] = []
         scene.player.onFrameShown = { shown.append(($0, $1)) }
         scene.player.play()
-        runtime.run(exitAfter: 0.5, untilSettled: false)       // the link settles on every second vblank
+        runtime.run(exitAfter: 1, untilSettled: false)         // on time for half a second, the link settles on every second vblank
         let (wakesBefore, flipsBefore, missedBefore, firstShown) = (runtime.wakeUps, rig.display.presentedFrames,
                                                                    rig.display.missedVBlanks, shown.count)
         runtime.run(exitAfter: 2, untilSettled: false)
