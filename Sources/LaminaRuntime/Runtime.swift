@@ -233,9 +233,11 @@ public final class Runtime {
     @discardableResult
     public func run(exitAfter: Double? = nil, untilSettled: Bool) -> StopReason {
         let deadline = exitAfter.map { clock.now + $0 }
+        let neededBeforeLinks = tree.needsFrame
         if let vblank = resynchronizeIfWaking() {
+            let linksTarget = links.takeFiredTarget()
             commitIfNeeded()
-            produceFrame(after: vblank, linksTarget: links.takeFiredTarget())
+            produceFrame(after: vblank, linksTarget: neededBeforeLinks ? nil : linksTarget)
         }
         while true {
             if let stopReason { return stopReason }

@@ -84,12 +84,12 @@ public final class VideoPlayer: VideoPlayback {
     /// of this player's frames; the size a display would not lend buffers for.
     var scanout: (buffers: ScanoutBuffers, display: Display)?
     var framesOffPlane = 0
+    var scanoutRefused: (width: Int, height: Int)?
     /// Frames shown in a row at their own vblanks (see `matchFrameRate`).
     private var framesOnTime = 0
     /// How many frames in a row must be on time before the link skips vblanks (half a second
     /// at 30 fps).
     static let steadyFrames = 15
-    var scanoutRefused: (width: Int, height: Int)?
 
     /// A player for `source` that starts decoding at once (so its first frame is ready when
     /// ``play()`` is called), paused; unmuted, its sound goes to `audioDevice` (by default
