@@ -68,7 +68,7 @@ struct FrameScheduler {
                               budget: () -> Double) -> Action {
         guard canDraw, retryAt == nil, frameDueAt == nil else { return .none }
         if needsFrame, let linksTarget, linksTarget > timestamp + 1.5 * frameDuration {
-            let start = linksTarget - drawLead(frameDuration: frameDuration, budget: budget)
+            let start = startOfFrame(for: linksTarget, frameDuration: frameDuration, budget: budget)
             // A wake-up meant for the start may come a hair before it (the loop's own
             // arithmetic, the timeout's rounding): that is the start.
             if now < start - Self.startTolerance {
@@ -101,6 +101,12 @@ struct FrameScheduler {
     /// before it, which would show it a vblank early).
     func drawLead(frameDuration: Double, budget: () -> Double) -> Double {
         repaintWindow ? min(budget(), 0.75 * frameDuration) : 0.75 * frameDuration
+    }
+
+    /// When a frame for the vblank at `target`, later than the next, starts: `drawLead`
+    /// before it (the loop's deferred wake-up and the waiting frame agree on it).
+    func startOfFrame(for target: Double, frameDuration: Double, budget: () -> Double) -> Double {
+        target - drawLead(frameDuration: frameDuration, budget: budget)
     }
 
     /// The target vblank of the frame waiting in the repaint window, once it is due (the

@@ -44,7 +44,7 @@ extension Runtime {
               let last = display.lastVBlank,
               let sequence = links.nextTargetSequence(refreshRate: display.refreshRate), sequence > last.sequence else { return nil }
         let target = last.timestamp + Double(sequence - last.sequence) * display.frameDuration
-        let start = target - frames.scheduler.drawLead(frameDuration: display.frameDuration, budget: { currentRepaintBudget })
+        let start = frames.scheduler.startOfFrame(for: target, frameDuration: display.frameDuration, budget: { currentRepaintBudget })
         return start > clock.now ? start : nil
     }
 
