@@ -1,8 +1,9 @@
-// GStreamer, opened with dlopen when a scene first plays a video. The few GStreamer and GLib
-// types Lamina touches are declared here from their public, ABI-stable layouts (GStreamer
-// 1.x keeps them fixed), so building Lamina needs no GStreamer headers and running it without
-// video needs no GStreamer at all.
+// GStreamer, opened with dlopen when a scene first plays a video, and the pipeline's calls:
+// samples, errors, seeks, the decoders on offer, the clock. Building Lamina needs no GStreamer
+// headers and running it without video needs no GStreamer at all (gstreamer_internal.h).
+// A video's sound is in lamina_gstreamer_sound.c.
 #include "lamina_gstreamer.h"
+#include "gstreamer_internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -10,95 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { uint32_t domain; int code; char *message; } GError;
-typedef struct {
-    size_t type; int refcount; int lockstate; unsigned flags;
-    void *copy, *dispose, *free; unsigned priv_uint; void *priv_pointer;
-} GstMiniObject;
-typedef struct {
-    GstMiniObject mini_object; void *pool;
-    uint64_t pts, dts, duration, offset, offset_end;
-} GstBuffer;
-typedef struct {
-    void *memory; int flags; uint8_t *data; size_t size, maxsize;
-    void *user_data[4]; void *reserved[4];
-} GstMapInfo;
+GstFunctions gst;
 
-/// GstMessage's public head: what it is, when, and which object posted it.
-typedef struct {
-    GstMiniObject mini_object; int type; uint64_t timestamp; void *src; uint32_t seqnum;
-} GstMessage;
-
-/// GList: a doubly linked list node.
-typedef struct GList { void *data; struct GList *next, *prev; } GList;
-
-/// GValue: a type and two words of data.
-typedef struct { size_t type; uint64_t data[2]; } GValue;
-
-enum { MAP_READ = 1, MESSAGE_ERROR = 1 << 1, FORMAT_TIME = 3, SEEK_FLAG_FLUSH = 1, SEEK_FLAG_ACCURATE = 2,
-       SEEK_TYPE_NONE = 0, SEEK_TYPE_SET = 1, ITERATOR_OK = 1, RANK_MARGINAL = 64 };
 /// GstElementFactoryListType's decoder and video-media bits.
 static const uint64_t FACTORY_TYPE_DECODER = 1ull << 0, FACTORY_TYPE_MEDIA_VIDEO = 1ull << 49;
-
-static struct {
-    int (*init_check)(int *, char ***, GError **);
-    void *(*parse_launch)(const char *, GError **);
-    void *(*bin_get_by_name)(void *, const char *);
-    int (*element_set_state)(void *, int);
-    void (*object_unref)(void *);
-    void *(*app_sink_try_pull_sample)(void *, uint64_t);
-    int (*app_sink_is_eos)(void *);
-    GstBuffer *(*sample_get_buffer)(void *);
-    void *(*sample_get_caps)(void *);
-    void *(*caps_get_structure)(const void *, unsigned);
-    int (*structure_get_int)(const void *, const char *, int *);
-    int (*buffer_map)(GstBuffer *, GstMapInfo *, int);
-    void (*buffer_unmap)(GstBuffer *, GstMapInfo *);
-    void (*mini_object_unref)(void *);
-    void *(*mini_object_ref)(void *);
-    void *(*buffer_pool_get_config)(void *);
-    int (*buffer_pool_config_get_params)(void *, void **, unsigned *, unsigned *, unsigned *);
-    void (*structure_free)(void *);
-    void *(*element_get_bus)(void *);
-    void *(*bus_pop_filtered)(void *, int);
-    void (*message_parse_error)(void *, GError **, char **);
-    int (*element_seek)(void *, double, int, int, int, int64_t, int, int64_t);
-    void *(*bin_iterate_recurse)(void *);
-    int (*iterator_next)(void *, GValue *);
-    void (*iterator_free)(void *);
-    void *(*value_get_object)(const GValue *);
-    void (*value_unset)(GValue *);
-    void *(*element_get_factory)(void *);
-    const char *(*factory_get_metadata)(void *, const char *);
-    char *(*object_get_name)(void *);
-    void *(*factory_list_get_elements)(uint64_t, int);
-    void (*feature_list_free)(void *);
-    unsigned (*feature_get_rank)(void *);
-    void (*error_free)(GError *);
-    void (*free)(void *);
-    void *(*app_sink_try_pull_preroll)(void *, uint64_t);
-    void (*pipeline_use_clock)(void *, void *);
-    void *(*system_clock_obtain)(void);
-    void (*element_set_start_time)(void *, uint64_t);
-    void (*element_set_base_time)(void *, uint64_t);
-    uint64_t (*element_get_base_time)(void *);
-    void *(*parse_bin_from_description)(const char *, int, GError **);
-    int (*bin_add)(void *, void *);
-    int (*bin_remove)(void *, void *);
-    int (*element_sync_state_with_parent)(void *);
-    void *(*element_get_static_pad)(void *, const char *);
-    int (*pad_link)(void *, void *);
-    int (*pad_unlink)(void *, void *);
-    void *(*pad_get_current_caps)(void *);
-    const char *(*structure_get_name)(const void *);
-    void *(*object_ref)(void *);
-    int (*object_has_as_ancestor)(void *, void *);
-    unsigned long (*signal_connect_data)(void *, const char *, void *, void *, void *, int);
-    void (*signal_handler_disconnect)(void *, unsigned long);
-    void (*object_set)(void *, const char *, ...);
-    int (*bus_post)(void *, void *);
-    void *(*object_ref_sink)(void *);
-} gst;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
@@ -179,6 +95,15 @@ static void load(void) {
     *(void **)&gst.object_set = symbol(gobject, "g_object_set");
     *(void **)&gst.bus_post = symbol(core, "gst_bus_post");
     *(void **)&gst.object_ref_sink = symbol(core, "gst_object_ref_sink");
+    *(void **)&gst.pad_set_chain_function_full = symbol(core, "gst_pad_set_chain_function_full");
+    *(void **)&gst.pad_set_chain_list_function_full = symbol(core, "gst_pad_set_chain_list_function_full");
+    *(void **)&gst.proxy_pad_chain_default = symbol(core, "gst_proxy_pad_chain_default");
+    *(void **)&gst.proxy_pad_chain_list_default = symbol(core, "gst_proxy_pad_chain_list_default");
+    *(void **)&gst.pad_add_probe = symbol(core, "gst_pad_add_probe");
+    *(void **)&gst.pad_get_last_flow_return = symbol(core, "gst_pad_get_last_flow_return");
+    *(void **)&gst.object_get_qdata = symbol(gobject, "g_object_get_qdata");
+    *(void **)&gst.object_set_qdata_full = symbol(gobject, "g_object_set_qdata_full");
+    *(void **)&gst.quark_from_static_string = symbol(glib, "g_quark_from_static_string");
     if (load_error[0]) return;
     GError *error = NULL;
     if (!gst.init_check(NULL, NULL, &error)) {
@@ -399,283 +324,4 @@ void lamina_gst_set_base_time(void *pipeline, uint64_t base_time_ns) {
 
 void *lamina_gst_app_sink_try_pull_preroll(void *sink, uint64_t timeout_ns) {
     return gst.app_sink_try_pull_preroll(sink, timeout_ns);
-}
-
-/// A video's sound: the decoded track once it appears, and the branch playing it once asked.
-typedef struct {
-    pthread_mutex_t lock;
-    void *pipeline;            // borrowed: the decoder owns it and outlives this
-    void *decodebin;           // a reference
-    unsigned long handler;     // the pad-added watch
-    void *track;               // the decoded sound's pad (a reference), once exposed
-    void *branch;              // the branch (a reference), once built
-    int wanted;
-    double volume;
-    int muted;
-    char failure[256];
-    char description[1024];
-} Sound;
-
-enum { STATE_NULL = 1, STATE_READY = 2, STATE_CHANGE_FAILURE = 0, PAD_LINK_OK = 0 };
-
-/// Sets the branch's volume element from what is kept. With the lock held.
-static void apply_volume(Sound *sound) {
-    if (!sound->branch) return;
-    void *volume = gst.bin_get_by_name(sound->branch, "lamina-volume");
-    if (!volume) return;
-    gst.object_set(volume, "volume", sound->volume, "mute", sound->muted, NULL);
-    gst.object_unref(volume);
-}
-
-/// Takes the errors a failed branch posted off the pipeline's bus (they would stop the video),
-/// keeping the first's text as the failure; errors from elsewhere go back on the bus.
-static void drop_branch_errors(Sound *sound, void *branch) {
-    void *bus = gst.element_get_bus(sound->pipeline);
-    if (!bus) return;
-    enum { MOST = 64 };
-    GstMessage *others[MOST];
-    int kept = 0;
-    GstMessage *message;
-    while ((message = gst.bus_pop_filtered(bus, MESSAGE_ERROR))) {
-        if (message->src == branch || gst.object_has_as_ancestor(message->src, branch)) {
-            GError *error = NULL;
-            char *debug = NULL;
-            gst.message_parse_error(message, &error, &debug);
-            snprintf(sound->failure, sizeof sound->failure, "%s", error && error->message ? error->message : "the audio sink failed");
-            if (error) gst.error_free(error);
-            if (debug) gst.free(debug);
-            gst.mini_object_unref(message);
-        } else if (kept < MOST) {
-            others[kept++] = message;
-        } else {
-            gst.mini_object_unref(message);
-        }
-    }
-    for (int i = 0; i < kept; i++) gst.bus_post(bus, others[i]);
-    gst.object_unref(bus);
-}
-
-/// Builds the branch, adds it, starts it with the pipeline and links the track to it. With
-/// the lock held; the track must be known. 1 on success, -1 with `failure` set.
-static int build_branch(Sound *sound) {
-    char description[1200];
-    snprintf(description, sizeof description,
-             "queue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! audioconvert ! audioresample ! "
-             "volume name=lamina-volume ! %s", sound->description);
-    GError *error = NULL;
-    void *branch = gst.parse_bin_from_description(description, 1, &error);
-    if (!branch || error) {
-        snprintf(sound->failure, sizeof sound->failure, "the sound branch cannot be made: %s",
-                 error && error->message ? error->message : "no reason given");
-        if (error) gst.error_free(error);
-        if (branch) gst.object_unref(gst.object_ref_sink(branch));
-        return -1;
-    }
-    gst.object_ref_sink(branch);                    // ours: the pipeline takes a reference of its own
-    // The branch opens its device (pulsesink and alsasink do in READY) before it joins the
-    // pipeline: a sink failing inside a pipeline that is changing state would stall it.
-    if (gst.element_set_state(branch, STATE_READY) == STATE_CHANGE_FAILURE) {
-        snprintf(sound->failure, sizeof sound->failure, "the audio sink cannot open its device");
-        gst.element_set_state(branch, STATE_NULL);
-        gst.object_unref(branch);
-        return -1;
-    }
-    // A bin hands its base time to an element only when the bin's state changes: the branch
-    // joins a running pipeline, so it takes the pipeline's now.
-    lamina_gst_set_base_time(branch, gst.element_get_base_time(sound->pipeline));
-    gst.bin_add(sound->pipeline, branch);
-    sound->branch = branch;
-    apply_volume(sound);
-    void *input = gst.element_get_static_pad(branch, "sink");
-    int started = gst.element_sync_state_with_parent(branch);
-    int linked = started && input ? gst.pad_link(sound->track, input) == PAD_LINK_OK : 0;
-    if (input) gst.object_unref(input);
-    if (!linked) {
-        snprintf(sound->failure, sizeof sound->failure, "%s",
-                 started ? "the sound track cannot be linked to the sound branch" : "the audio sink cannot start (no audio device?)");
-        drop_branch_errors(sound, branch);
-        gst.element_set_state(branch, STATE_NULL);
-        gst.bin_remove(sound->pipeline, branch);
-        gst.object_unref(branch);
-        sound->branch = NULL;
-        return -1;
-    }
-    return 1;
-}
-
-/// decodebin's pad-added: keeps the first decoded sound track, and links it if sound is wanted.
-static void track_added(void *decodebin, void *pad, void *data) {
-    (void)decodebin;
-    Sound *sound = data;
-    void *caps = gst.pad_get_current_caps(pad);
-    void *structure = caps ? gst.caps_get_structure(caps, 0) : NULL;
-    const char *name = structure ? gst.structure_get_name(structure) : NULL;
-    int audio = name && strncmp(name, "audio/x-raw", 11) == 0;
-    if (caps) gst.mini_object_unref(caps);
-    if (!audio) return;
-    pthread_mutex_lock(&sound->lock);
-    if (!sound->track) {
-        sound->track = gst.object_ref(pad);
-        if (sound->wanted && !sound->branch && !sound->failure[0]) build_branch(sound);
-    }
-    pthread_mutex_unlock(&sound->lock);
-}
-
-void *lamina_gst_sound_new(void *pipeline, const char *decodebin_name, const char *sink_description) {
-    void *decodebin = gst.bin_get_by_name(pipeline, decodebin_name);
-    if (!decodebin) return NULL;
-    Sound *sound = calloc(1, sizeof *sound);
-    if (!sound) {
-        gst.object_unref(decodebin);
-        return NULL;
-    }
-    pthread_mutex_init(&sound->lock, NULL);
-    sound->pipeline = pipeline;
-    sound->decodebin = decodebin;
-    sound->volume = 1;
-    snprintf(sound->description, sizeof sound->description, "%s", sink_description);
-    sound->handler = gst.signal_connect_data(decodebin, "pad-added", (void *)track_added, sound, NULL, 0);
-    return sound;
-}
-
-int lamina_gst_sound_enable(void *handle, char *error, size_t error_size) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    sound->wanted = 1;
-    int result = sound->branch ? 1 : 0;
-    if (!sound->branch && sound->track && !sound->failure[0]) result = build_branch(sound);
-    if (sound->failure[0]) result = -1;
-    if (result < 0 && error && error_size) snprintf(error, error_size, "%s", sound->failure);
-    pthread_mutex_unlock(&sound->lock);
-    return result;
-}
-
-void lamina_gst_sound_set_volume(void *handle, double volume, int muted) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    sound->volume = volume;
-    sound->muted = muted ? 1 : 0;
-    apply_volume(sound);
-    pthread_mutex_unlock(&sound->lock);
-}
-
-int lamina_gst_sound_failure(void *handle, char *message, size_t message_size) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    int failed = sound->failure[0] != 0;
-    if (failed) snprintf(message, message_size, "%s", sound->failure);
-    pthread_mutex_unlock(&sound->lock);
-    return failed;
-}
-
-int lamina_gst_sound_has_track(void *handle) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    int has = sound->track != NULL;
-    pthread_mutex_unlock(&sound->lock);
-    return has;
-}
-
-/// The element inside the branch the sound goes to: the last whose class says Sink (a bin such
-/// as autoaudiosink comes before the sink it chose). A new reference, or NULL. With the lock held.
-static void *branch_sink(Sound *sound) {
-    if (!sound->branch) return NULL;
-    void *iterator = gst.bin_iterate_recurse(sound->branch);
-    if (!iterator) return NULL;
-    GValue item = {0};
-    void *found = NULL;
-    while (gst.iterator_next(iterator, &item) == ITERATOR_OK) {
-        void *element = gst.value_get_object(&item);
-        void *factory = gst.element_get_factory(element);
-        const char *klass = factory ? gst.factory_get_metadata(factory, "klass") : NULL;
-        if (klass && strstr(klass, "Sink")) {
-            if (found) gst.object_unref(found);
-            found = gst.object_ref(element);
-        }
-        gst.value_unset(&item);
-    }
-    gst.iterator_free(iterator);
-    return found;
-}
-
-int lamina_gst_sound_sink_name(void *handle, char *name, size_t name_size) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    void *sink = branch_sink(sound);
-    pthread_mutex_unlock(&sound->lock);
-    if (!sink) return 0;
-    void *factory = gst.element_get_factory(sink);
-    char *factory_name = factory ? gst.object_get_name(factory) : NULL;
-    snprintf(name, name_size, "%s", factory_name ? factory_name : "?");
-    gst.free(factory_name);
-    gst.object_unref(sink);
-    return 1;
-}
-
-uint64_t lamina_gst_sound_sink_base_time(void *handle) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    void *sink = branch_sink(sound);
-    pthread_mutex_unlock(&sound->lock);
-    if (!sink) return UINT64_MAX;
-    uint64_t base = gst.element_get_base_time(sink);
-    gst.object_unref(sink);
-    return base;
-}
-
-int lamina_gst_sound_contains(void *handle, void *object) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    int inside = sound->branch && object && (object == sound->branch || gst.object_has_as_ancestor(object, sound->branch));
-    pthread_mutex_unlock(&sound->lock);
-    return inside;
-}
-
-void lamina_gst_sound_detach(void *handle) {
-    Sound *sound = handle;
-    pthread_mutex_lock(&sound->lock);
-    void *branch = sound->branch;
-    sound->branch = NULL;
-    if (!sound->failure[0]) snprintf(sound->failure, sizeof sound->failure, "the sound branch failed");
-    pthread_mutex_unlock(&sound->lock);
-    if (!branch) return;
-    void *input = gst.element_get_static_pad(branch, "sink");
-    if (input) {
-        gst.pad_unlink(sound->track, input);      // the demuxer's sound pushes now go nowhere, and the video on
-        gst.object_unref(input);
-    }
-    gst.element_set_state(branch, STATE_NULL);
-    gst.bin_remove(sound->pipeline, branch);
-    gst.object_unref(branch);
-}
-
-void lamina_gst_sound_free(void *handle) {
-    Sound *sound = handle;
-    if (!sound) return;
-    gst.signal_handler_disconnect(sound->decodebin, sound->handler);
-    if (sound->track) gst.object_unref(sound->track);
-    if (sound->branch) gst.object_unref(sound->branch);
-    gst.object_unref(sound->decodebin);
-    pthread_mutex_destroy(&sound->lock);
-    free(sound);
-}
-
-long lamina_gst_sound_tap_pull(void *pipeline, float *samples, size_t capacity, uint64_t timeout_ns, uint64_t *pts_ns) {
-    void *tap = gst.bin_get_by_name(pipeline, "lamina-sound-tap");
-    if (!tap) return -1;
-    void *sample = gst.app_sink_try_pull_sample(tap, timeout_ns);
-    gst.object_unref(tap);
-    if (!sample) return 0;
-    GstBuffer *buffer = gst.sample_get_buffer(sample);
-    GstMapInfo map;
-    long count = 0;
-    if (buffer) *pts_ns = buffer->pts;
-    if (buffer && gst.buffer_map(buffer, &map, MAP_READ)) {
-        size_t available = map.size / sizeof(float);
-        count = (long)(available < capacity ? available : capacity);
-        memcpy(samples, map.data, (size_t)count * sizeof(float));
-        gst.buffer_unmap(buffer, &map);
-    }
-    gst.mini_object_unref(sample);
-    return count;
 }

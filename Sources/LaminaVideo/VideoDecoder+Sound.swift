@@ -114,10 +114,28 @@ extension VideoDecoder {
 
     /// Pauses the pipeline (sound stops, and decoding with it) or plays it.
     func hold(_ held: Bool) {
-        let changed = state.withLock { state -> Bool in
-            defer { state.soundHeld = held }
-            return state.soundHeld != held
+        stateChanges.withLock { _ in
+            let changed = state.withLock { state -> Bool in
+                defer { state.soundHeld = held }
+                return state.soundHeld != held
+            }
+            if changed { lamina_gst_element_set_state(pipeline, held ? 3 : 4) }
         }
-        if changed { lamina_gst_element_set_state(pipeline, held ? 3 : 4) }
+    }
+
+    /// Once the sound has failed, sets the pipeline to the state it is in (paused while held
+    /// for sound, else playing), once. The branch's error marked the pipeline's state change
+    /// as failed, and a pipeline so marked ignores the new preroll a flushing seek starts: the
+    /// next seek (a loop's, the player's) would leave the frame sink waiting for it forever.
+    /// Setting the state again clears the mark. On the decoding thread.
+    func settleAfterSoundFailure() {
+        guard !state.withLock({ $0.settledAfterSoundFailure }), soundFailure != nil else { return }
+        stateChanges.withLock { _ in
+            let held = state.withLock { state -> Bool in
+                state.settledAfterSoundFailure = true
+                return state.soundHeld
+            }
+            lamina_gst_element_set_state(pipeline, held ? 3 : 4)
+        }
     }
 }

@@ -38,6 +38,9 @@ public final class VideoDecoder: @unchecked Sendable {
     /// could not be made: frames then always come in GStreamer's own buffers).
     let scanoutOffer: UnsafeMutableRawPointer?
     let state: Mutex<State>
+    /// Held while the pipeline's state is set for sound (``hold(_:)`` on the loop's thread,
+    /// ``settleAfterSoundFailure()`` on the decoding thread), so the two cannot cross.
+    let stateChanges = Mutex(())
     /// A free place in the queue: the decoding thread takes one per frame, the loop gives it
     /// back when it takes the frame. (Made at 0 and given its places in `init`: libdispatch
     /// traps when a semaphore is freed below the value it was made with.)
@@ -77,6 +80,9 @@ public final class VideoDecoder: @unchecked Sendable {
         var soundHeld = false
         /// Why the clip plays without sound, once its branch failed.
         var soundFailure: String?
+        /// Whether the pipeline's state was set again after the sound failed
+        /// (``settleAfterSoundFailure()``).
+        var settledAfterSoundFailure = false
         /// The rate seeks set (the segment's rate, which a sound branch plays at).
         var rate = 1.0
         /// The flush epoch the sound is in: where its pass starts on the timeline and the
@@ -270,13 +276,17 @@ public final class VideoDecoder: @unchecked Sendable {
             room.wait()
             let (stopping, seek) = state.withLock { ($0.stopping, $0.pendingSeek) }
             if stopping { return }
-            if let seek { performSeek(to: seek) }
+            if let seek {
+                settleAfterSoundFailure()
+                performSeek(to: seek)
+            }
             guard let sample = nextSample() else {
                 room.signal()
                 if let error = popError() {
                     finish(failure: "\(source): \(error)")
                     return
                 }
+                settleAfterSoundFailure()
                 if lamina_gst_app_sink_is_eos(sink) != 0 && state.withLock({ $0.pendingSeek == nil }) {
                     if loops {
                         waitForPassEnd()

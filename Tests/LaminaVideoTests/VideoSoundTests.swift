@@ -171,6 +171,36 @@ struct VideoSoundTests {
         #expect(decoder.soundSink == nil)
     }
 
+    @Test("an audio sink failing mid-stream (a device unplugged) takes the sound out and leaves every frame of the video, in a loop too, and says why",
+          arguments: [false, true])
+    func sinkFailingMidStream(loops: Bool) throws {
+        let path = try Self.clip()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The sink takes five buffers, then fails as a pulled USB speaker does.
+        let decoder = try Self.decoder(path, loops: loops, sink: "identity error-after=5 ! fakesink sync=false")
+        decoder.schedule(Self.now)
+        decoder.enableSound()
+        var frames: [VideoFrame] = []
+        let wanted = loops ? 3 * SweepClip.frames : SweepClip.frames
+        var waits = 0
+        while frames.count < wanted && !(decoder.isEnded && !loops) && waits < 2000 {
+            decoder.waitForFrames(through: .infinity, after: frames.last?.time ?? -1, seconds: 0.05)
+            frames += decoder.takeFrames()
+            if let failure = decoder.failure { Issue.record("the video failed: \(failure)"); break }
+            waits += 1
+        }
+        frames += decoder.takeFrames()
+        #expect(frames.count >= wanted, "\(frames.count) frames of \(wanted); ended \(decoder.isEnded), decoded \(decoder.framesDecoded), sound failure \(decoder.soundFailure ?? "none"), sink \(decoder.soundSink ?? "none")")
+        // Every frame in order: each pass's frames at 0, 1/30, 2/30 …
+        for (index, frame) in frames.prefix(wanted).enumerated() {
+            #expect(frame.pass == index / SweepClip.frames && abs(frame.position - Double(index % SweepClip.frames) / 30) < 0.002,
+                    "frame \(index): pass \(frame.pass) at \(frame.position)")
+        }
+        #expect(decoder.failure == nil)
+        #expect(decoder.soundFailure != nil, "the sink's failure is said")
+        #expect(decoder.soundSink == nil, "the failed branch is gone")
+    }
+
     @Test("a clip without sound plays its pictures when unmuted, and reports no sound")
     func clipWithoutSound() throws {
         let path = try SweepClip.make()
