@@ -83,6 +83,9 @@ typedef struct {
 } BranchGuard;
 
 static uint32_t guard_quark;
+static pthread_once_t guard_quark_once = PTHREAD_ONCE_INIT;
+
+static void make_guard_quark(void) { guard_quark = gst.quark_from_static_string("lamina-branch-guard"); }
 
 static void guard_free(void *data) {
     BranchGuard *guard = data;
@@ -127,28 +130,17 @@ static int guarded_event(void *pad, void *info, void *data) {
     return atomic_load(&guard->failed) ? PROBE_DROP : PROBE_OK;
 }
 
-/// Puts the guard on the branch's input (its ghost sink pad, `input`), whose first element is
-/// the queue. The pad owns the guard.
+/// Puts the guard on the branch's input (its ghost sink pad, `input`), in front of the queue
+/// named `lamina-sound-queue`. The pad owns the guard.
 static void guard_branch(void *branch, void *input) {
     BranchGuard *guard = calloc(1, sizeof *guard);
     if (!guard) return;
-    void *queue = NULL;
-    void *iterator = gst.bin_iterate_recurse(branch);
-    GValue item = {0};
-    while (!queue && iterator && gst.iterator_next(iterator, &item) == ITERATOR_OK) {
-        void *element = gst.value_get_object(&item);
-        void *factory = gst.element_get_factory(element);
-        char *name = factory ? gst.object_get_name(factory) : NULL;
-        if (name && strcmp(name, "queue") == 0) queue = gst.object_ref(element);
-        gst.free(name);
-        gst.value_unset(&item);
-    }
-    if (iterator) gst.iterator_free(iterator);
+    void *queue = gst.bin_get_by_name(branch, "lamina-sound-queue");
     if (queue) {
         guard->queue_output = gst.element_get_static_pad(queue, "src");
         gst.object_unref(queue);
     }
-    if (!guard_quark) guard_quark = gst.quark_from_static_string("lamina-branch-guard");
+    pthread_once(&guard_quark_once, make_guard_quark);
     gst.object_set_qdata_full(input, guard_quark, guard, (void *)guard_free);
     gst.pad_set_chain_function_full(input, (void *)guarded_chain, NULL, NULL);
     gst.pad_set_chain_list_function_full(input, (void *)guarded_chain_list, NULL, NULL);
@@ -160,7 +152,8 @@ static void guard_branch(void *branch, void *input) {
 static int build_branch(Sound *sound) {
     char description[1200];
     snprintf(description, sizeof description,
-             "queue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! audioconvert ! audioresample ! "
+             "queue name=lamina-sound-queue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! "
+             "audioconvert ! audioresample ! "
              "volume name=lamina-volume ! %s", sound->description);
     GError *error = NULL;
     void *branch = gst.parse_bin_from_description(description, 1, &error);
