@@ -35,23 +35,113 @@ int lamina_kernels_have_avx2(void) {
     return cached;
 }
 
+// round(x / 255) per 16-bit lane for x ≤ 255 · 255: (t + (t >> 8)) >> 8 with t = x + 128 is
+// the high half of t · 257 for t < 65280, one mulhi instead of a shift, an add and a shift.
+__attribute__((target("avx2")))
+static inline __m256i div255_avx2(__m256i x) {
+    return _mm256_mulhi_epu16(_mm256_add_epi16(x, _mm256_set1_epi16(128)), _mm256_set1_epi16(257));
+}
+
+// Eight pixels with a constant inverse alpha: d · inverse / 255 per channel, plus `source`.
+__attribute__((target("avx2")))
+static inline __m256i over8_avx2(__m256i d, __m256i inverse, __m256i source) {
+    const __m256i low = _mm256_set1_epi16(0x00FF);
+    __m256i br = div255_avx2(_mm256_mullo_epi16(_mm256_and_si256(d, low), inverse));
+    __m256i ga = div255_avx2(_mm256_mullo_epi16(_mm256_srli_epi16(d, 8), inverse));
+    return _mm256_add_epi32(_mm256_or_si256(br, _mm256_slli_epi16(ga, 8)), source);
+}
+
 __attribute__((target("avx2")))
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     const __m256i inverse = _mm256_set1_epi16((short)(255 - (src >> 24)));
-    const __m256i low = _mm256_set1_epi16(0x00FF);
-    const __m256i half = _mm256_set1_epi16(128);
     const __m256i source = _mm256_set1_epi32((int)src);
     size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        __m256i d = _mm256_loadu_si256((const __m256i *)(row + i));
-        __m256i br = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(d, low), inverse), half);
-        __m256i ga = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(d, 8), inverse), half);
-        br = _mm256_srli_epi16(_mm256_add_epi16(br, _mm256_srli_epi16(br, 8)), 8);
-        ga = _mm256_srli_epi16(_mm256_add_epi16(ga, _mm256_srli_epi16(ga, 8)), 8);
-        __m256i scaled = _mm256_or_si256(br, _mm256_slli_epi16(ga, 8));
-        _mm256_storeu_si256((__m256i *)(row + i), _mm256_add_epi32(scaled, source));
+    // Two vectors a step: their multiplies overlap.
+    for (; i + 16 <= count; i += 16) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(row + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(row + i + 8));
+        _mm256_storeu_si256((__m256i *)(row + i), over8_avx2(a, inverse, source));
+        _mm256_storeu_si256((__m256i *)(row + i + 8), over8_avx2(b, inverse, source));
+    }
+    if (i + 8 <= count) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(row + i));
+        _mm256_storeu_si256((__m256i *)(row + i), over8_avx2(a, inverse, source));
+        i += 8;
     }
     for (; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+
+// The coverage blend of eight pixels `d` under `color16` (the colour's channels as 16-bit
+// lanes, two pixels per 128 bits) through `m32` (0…255 per 32-bit lane): each 128-bit half
+// is widened into two registers in place (pixels 0, 1 | 4, 5 and 2, 3 | 6, 7), so packing
+// back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step.
+__attribute__((target("avx2")))
+static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
+    const __m256i zero = _mm256_setzero_si256(), maximum = _mm256_set1_epi16(255);
+    __m256i m8 = _mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101));
+    __m256i src_lo = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpacklo_epi8(m8, zero)));
+    __m256i src_hi = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpackhi_epi8(m8, zero)));
+    __m256i alpha_lo = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_lo, 0xFF), 0xFF);
+    __m256i alpha_hi = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_hi, 0xFF), 0xFF);
+    __m256i kept_lo = div255_avx2(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_lo)));
+    __m256i kept_hi = div255_avx2(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_hi)));
+    // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
+    return _mm256_add_epi32(_mm256_packus_epi16(src_lo, src_hi), _mm256_packus_epi16(kept_lo, kept_hi));
+}
+
+// Lanes 0 ..< n of eight, as a mask for maskload and maskstore.
+__attribute__((target("avx2")))
+static inline __m256i first_lanes_avx2(size_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// `n` (1…8) pixels of `dst` under `color16` through `m32`; coverage above 255 counts as 255,
+// as the scalar composite takes it.
+__attribute__((target("avx2")))
+static inline void blend_step_avx2(__m256i color16, __m256i m32, uint32_t *dst, size_t n) {
+    m32 = _mm256_min_epu32(m32, _mm256_set1_epi32(255));
+    if (n == 8) {
+        __m256i d = _mm256_loadu_si256((const __m256i *)dst);
+        _mm256_storeu_si256((__m256i *)dst, coverage8_avx2(color16, m32, d));
+    } else {
+        __m256i lanes = first_lanes_avx2(n);
+        __m256i d = _mm256_maskload_epi32((const int *)dst, lanes);
+        _mm256_maskstore_epi32((int *)dst, lanes, coverage8_avx2(color16, m32, d));
+    }
+}
+
+__attribute__((target("avx2")))
+void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
+    const __m256i color16 = _mm256_unpacklo_epi8(_mm256_set1_epi32((int)color), _mm256_setzero_si256());
+    const __m256 scale = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f), zero = _mm256_setzero_ps();
+    for (size_t i = 0; i < count; i += 8) {
+        size_t n = count - i < 8 ? count - i : 8;
+        __m256 c = n == 8 ? _mm256_loadu_ps(coverage + i) : _mm256_maskload_ps(coverage + i, first_lanes_avx2(n));
+        // m = c · 255 + ½ truncated, as two separate roundings (no fused multiply-add); zero
+        // where c is not above zero (NaN included).
+        __m256i m = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c, scale), half));
+        m = _mm256_and_si256(m, _mm256_castps_si256(_mm256_cmp_ps(c, zero, _CMP_GT_OQ)));
+        blend_step_avx2(color16, m, dst + i, n);
+    }
+}
+
+__attribute__((target("avx2")))
+void lamina_blend_mask_rows_avx2(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                 size_t dst_stride, size_t count, size_t rows) {
+    const __m256i color16 = _mm256_unpacklo_epi8(_mm256_set1_epi32((int)color), _mm256_setzero_si256());
+    for (size_t row = 0; row < rows; row++, coverage += coverage_stride, dst += dst_stride) {
+        size_t i = 0;
+        for (; i + 8 <= count; i += 8) {
+            __m128i bytes = _mm_loadl_epi64((const __m128i *)(coverage + i));
+            if (_mm_cvtsi128_si64(bytes) == 0) continue;    // a shadow's or glyph's empty stretch
+            blend_step_avx2(color16, _mm256_cvtepu8_epi32(bytes), dst + i, 8);
+        }
+        if (i < count) {
+            uint8_t tail[8] = {0};
+            memcpy(tail, coverage + i, count - i);          // no read past the row
+            blend_step_avx2(color16, _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)tail)), dst + i, count - i);
+        }
+    }
 }
 
 // (t + (t >> 8)) >> 8 for t < 65280 equals the high half of t · 257, so each lane's divide
@@ -210,7 +300,8 @@ void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_
         // zero where c is not above zero (NaN included).
         __m256 scaled = _mm256_add_ps(_mm256_mul_ps(c, scale), half);
         __m256i m = _mm256_maskz_cvttps_epu32(_mm256_cmp_ps_mask(c, zero, _CMP_GT_OQ), scaled);
-        blend_step(wide, m, dst + i, n);
+        // Above 255 (coverage a little over 1) counts as 255, as the scalar composite takes it.
+        blend_step(wide, _mm256_min_epu32(m, _mm256_set1_epi32(255)), dst + i, n);
         i += n;
     }
 }
@@ -248,6 +339,13 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
 }
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
+    (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here
+}
+void lamina_blend_mask_rows_avx2(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                 size_t dst_stride, size_t count, size_t rows) {
+    (void)color; (void)coverage; (void)coverage_stride; (void)dst; (void)dst_stride; (void)count; (void)rows;
 }
 void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = color;

@@ -79,9 +79,12 @@ struct SolidColorSink: SpanSink {
     mutating func span(x0: Int, y: Int, coverage: UnsafePointer<Float>, count: Int) {
         let p = base + y * stride + x0
         // Short spans (a near-vertical edge's two pixels) are cheaper one by one.
-        if count >= 4 && mask == nil && level == .avx512 {
-            lamina_blend_coverage_avx512(color, coverage, p, count)
-            return
+        if count >= 4 && mask == nil {
+            switch level {
+            case .avx512: lamina_blend_coverage_avx512(color, coverage, p, count); return
+            case .avx2: lamina_blend_coverage_avx2(color, coverage, p, count); return
+            case .portable: break
+            }
         }
         for i in 0..<count where coverage[i] > 0 { pixel(x: x0 + i, y: y, coverage: coverage[i]) }   // drops NaN
     }

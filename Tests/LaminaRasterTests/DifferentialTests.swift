@@ -180,9 +180,11 @@ struct DifferentialTests {
         #expect(differing * 20 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
-    @Test("the AVX-512 coverage blend equals the per-pixel composite for every coverage level, NaN and negative values")
+    @Test("the AVX-512 and AVX2 coverage blends equal the per-pixel composite for every coverage level, NaN, negative values and values above 1")
     func coverageBlendKernel() {
-        guard Blend.hasAVX512 else { return }     // nothing to compare on this CPU
+        var kernels: [(String, (UInt32, UnsafePointer<Float>, UnsafeMutablePointer<UInt32>, Int) -> Void)] = []
+        if Blend.hasAVX2 { kernels.append(("avx2", { lamina_blend_coverage_avx2($0, $1, $2, $3) })) }
+        if Blend.hasAVX512 { kernels.append(("avx512", { lamina_blend_coverage_avx512($0, $1, $2, $3) })) }
         var rng = SplitMix(state: 17)
         for length in [1, 3, 4, 7, 8, 9, 15, 16, 17, 40] {
             for _ in 0..<40 {
@@ -193,17 +195,58 @@ struct DifferentialTests {
                     switch Int.random(in: 0..<8, using: &rng) {
                     case 0: return 0
                     case 1: return 1
-                    case 2: return [Float.nan, -0.5].randomElement(using: &rng)!
+                    case 2: return [Float.nan, -0.5, 1.004].randomElement(using: &rng)!   // above 1 counts as 1
                     default: return Float(Int.random(in: 0...255, using: &rng)) / 255 + Float.random(in: -0.002...0.002, using: &rng)
                     }
                 }
                 let row = (0..<length).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) | 0xFF00_0000 }
-                var expected = row, blended = row
+                var expected = row
                 for i in 0..<length where coverage[i] > 0 {
                     Blend.composite(color, coverage: UInt32(coverage[i] * 255 + 0.5), into: &expected[i])
                 }
-                blended.withUnsafeMutableBufferPointer { lamina_blend_coverage_avx512(color, coverage, $0.baseAddress!, length) }
-                #expect(blended == expected, "length \(length), colour \(color)")
+                for (name, kernel) in kernels {
+                    var blended = row
+                    blended.withUnsafeMutableBufferPointer { kernel(color, coverage, $0.baseAddress!, length) }
+                    #expect(blended == expected, "\(name), length \(length), colour \(color)")
+                }
+            }
+        }
+    }
+
+    @Test("the AVX-512 and AVX2 mask blends equal the per-pixel composite for every coverage byte, row by row, leaving the stride's gap alone")
+    func maskBlendKernel() {
+        var kernels: [(String, (UInt32, UnsafePointer<UInt8>, Int, UnsafeMutablePointer<UInt32>, Int, Int, Int) -> Void)] = []
+        if Blend.hasAVX2 { kernels.append(("avx2", { lamina_blend_mask_rows_avx2($0, $1, $2, $3, $4, $5, $6) })) }
+        if Blend.hasAVX512 { kernels.append(("avx512", { lamina_blend_mask_rows_avx512($0, $1, $2, $3, $4, $5, $6) })) }
+        var rng = SplitMix(state: 23)
+        for width in [1, 3, 7, 8, 9, 16, 17, 31] {
+            for _ in 0..<30 {
+                let rows = Int.random(in: 1...4, using: &rng), stride = width + 5
+                let alpha = UInt32.random(in: 0...255, using: &rng)
+                let color = alpha << 24 | UInt32.random(in: 0...alpha, using: &rng) << 16
+                    | UInt32.random(in: 0...alpha, using: &rng) << 8 | UInt32.random(in: 0...alpha, using: &rng)
+                // Zero stretches (skipped whole), full and partial coverage.
+                let coverage = (0..<(rows * width)).map { _ -> UInt8 in
+                    switch Int.random(in: 0..<4, using: &rng) {
+                    case 0: return 0
+                    case 1: return 255
+                    default: return UInt8.random(in: 0...255, using: &rng)
+                    }
+                }
+                let target = (0..<(rows * stride)).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) | 0xFF00_0000 }
+                var expected = target
+                for r in 0..<rows {
+                    for x in 0..<width where coverage[r * width + x] != 0 {
+                        Blend.composite(color, coverage: UInt32(coverage[r * width + x]), into: &expected[r * stride + x])
+                    }
+                }
+                for (name, kernel) in kernels {
+                    var blended = target
+                    coverage.withUnsafeBufferPointer { c in
+                        blended.withUnsafeMutableBufferPointer { kernel(color, c.baseAddress!, width, $0.baseAddress!, stride, width, rows) }
+                    }
+                    #expect(blended == expected, "\(name), width \(width), rows \(rows), colour \(color)")
+                }
             }
         }
     }

@@ -40,6 +40,13 @@ void lamina_blend_mask_rows_avx512(uint32_t color, const uint8_t *coverage, size
 /// lamina_kernels_have_avx512().
 void lamina_blend_coverage_avx512(uint32_t color, const float *coverage, uint32_t *dst, size_t count);
 
+/// lamina_blend_mask_rows_avx512 eight pixels per step (AVX2 machines: most x86 kiosk boards).
+/// Requires lamina_kernels_have_avx2().
+void lamina_blend_mask_rows_avx2(uint32_t color, const uint8_t *coverage, size_t coverage_stride, uint32_t *dst,
+                                 size_t dst_stride, size_t count, size_t rows);
+/// lamina_blend_coverage_avx512 eight pixels per step. Requires lamina_kernels_have_avx2().
+void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t *dst, size_t count);
+
 /// Bilinear image samples through a constant coverage (1…255), src-over onto `dst`, eight
 /// pixels per step, for as long as every sample's four texels lie inside the image; returns
 /// how many pixels it drew (a multiple of eight, possibly zero: the caller draws the rest).
