@@ -95,11 +95,9 @@ static inline __m256i first_lanes_avx2(size_t n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-// `n` (1…8) pixels of `dst` under `color16` through `m32`; coverage above 255 counts as 255,
-// as the scalar composite takes it.
+// `n` (1…8) pixels of `dst` under `color16` through `m32` (0…255).
 __attribute__((target("avx2")))
 static inline void blend_step_avx2(__m256i color16, __m256i m32, uint32_t *dst, size_t n) {
-    m32 = _mm256_min_epu32(m32, _mm256_set1_epi32(255));
     if (n == 8) {
         __m256i d = _mm256_loadu_si256((const __m256i *)dst);
         _mm256_storeu_si256((__m256i *)dst, coverage8_avx2(color16, m32, d));
@@ -121,7 +119,8 @@ void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t 
         // where c is not above zero (NaN included).
         __m256i m = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(c, scale), half));
         m = _mm256_and_si256(m, _mm256_castps_si256(_mm256_cmp_ps(c, zero, _CMP_GT_OQ)));
-        blend_step_avx2(color16, m, dst + i, n);
+        // Above 255 (coverage a little over 1) counts as 255, as the scalar composite takes it.
+        blend_step_avx2(color16, _mm256_min_epu32(m, _mm256_set1_epi32(255)), dst + i, n);
     }
 }
 

@@ -230,12 +230,17 @@ public final class Canvas {
         let c = effectiveClip(nil)
         let x0 = max(x, c.x0), x1 = min(x + width, c.x1), y0 = max(y, c.y0), y1 = min(y + height, c.y1)
         guard x0 < x1, y0 < y1 else { return }
-        if clipMask == nil && pipeline == .fast && (Blend.hasAVX512 || Blend.hasAVX2) {
+        if clipMask == nil && pipeline == .fast {
             // The whole mask in one call; the same arithmetic as `sink.pixel`, bit for bit.
-            let kernel = Blend.hasAVX512 ? lamina_blend_mask_rows_avx512 : lamina_blend_mask_rows_avx2
-            kernel(pixel, coverage.baseAddress! + (y0 - y) * width + (x0 - x), width,
-                   target.pixels.baseAddress! + y0 * target.stride + x0, target.stride, x1 - x0, y1 - y0)
-            return
+            let rows = coverage.baseAddress! + (y0 - y) * width + (x0 - x)
+            let destination = target.pixels.baseAddress! + y0 * target.stride + x0
+            switch Blend.Level.current {
+            case .avx512:
+                lamina_blend_mask_rows_avx512(pixel, rows, width, destination, target.stride, x1 - x0, y1 - y0); return
+            case .avx2:
+                lamina_blend_mask_rows_avx2(pixel, rows, width, destination, target.stride, x1 - x0, y1 - y0); return
+            case .portable: break
+            }
         }
         var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
         for py in y0..<y1 {
