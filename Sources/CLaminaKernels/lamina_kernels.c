@@ -143,6 +143,100 @@ void lamina_blend_mask_rows_avx2(uint32_t color, const uint8_t *coverage, size_t
     }
 }
 
+// a · (256 − w) / 256 + b · w / 256 per 16-bit channel, floored (exact in 16 bits: the true
+// sum is at most 255 · 256).
+__attribute__((target("avx2")))
+static inline __m256i lerp16_avx2(__m256i a, __m256i b, __m256i w) {
+    __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(a, _mm256_sub_epi16(_mm256_set1_epi16(256), w)),
+                                   _mm256_mullo_epi16(b, w));
+    return _mm256_srli_epi16(sum, 8);
+}
+
+// The bilinear sample of eight pixels' four texels as two registers of 16-bit channels, each
+// 128-bit half widened in place (pixels 0, 1 | 4, 5 in `lo`, 2, 3 | 6, 7 in `hi`), with the
+// 8-bit fractions `wx` and `wy` (0…255 per 32-bit lane).
+__attribute__((target("avx2")))
+static inline void bilinear8_avx2(__m256i a, __m256i b, __m256i c, __m256i d, __m256i wx, __m256i wy,
+                                  __m256i *lo, __m256i *hi) {
+    const __m256i zero = _mm256_setzero_si256(), spread = _mm256_set1_epi32(0x01010101);
+    __m256i x8 = _mm256_mullo_epi32(wx, spread), y8 = _mm256_mullo_epi32(wy, spread);
+    __m256i x_lo = _mm256_unpacklo_epi8(x8, zero), x_hi = _mm256_unpackhi_epi8(x8, zero);
+    __m256i y_lo = _mm256_unpacklo_epi8(y8, zero), y_hi = _mm256_unpackhi_epi8(y8, zero);
+    __m256i top_lo = lerp16_avx2(_mm256_unpacklo_epi8(a, zero), _mm256_unpacklo_epi8(b, zero), x_lo);
+    __m256i top_hi = lerp16_avx2(_mm256_unpackhi_epi8(a, zero), _mm256_unpackhi_epi8(b, zero), x_hi);
+    __m256i bottom_lo = lerp16_avx2(_mm256_unpacklo_epi8(c, zero), _mm256_unpacklo_epi8(d, zero), x_lo);
+    __m256i bottom_hi = lerp16_avx2(_mm256_unpackhi_epi8(c, zero), _mm256_unpackhi_epi8(d, zero), x_hi);
+    *lo = lerp16_avx2(top_lo, bottom_lo, y_lo);
+    *hi = lerp16_avx2(top_hi, bottom_hi, y_hi);
+}
+
+__attribute__((target("avx2")))
+size_t lamina_image_run_bilinear_avx2(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
+                                      int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
+                                      uint32_t coverage, uint32_t *dst, size_t count) {
+    // Unsigned arithmetic: the positions wrap exactly like the caller's 64-bit integers.
+    uint64_t u = (uint64_t)su, v = (uint64_t)sv;
+    const uint64_t du = (uint64_t)step_u, dv = (uint64_t)step_v;
+    const uint64_t limit_u = (uint64_t)inner_u, limit_v = (uint64_t)inner_v;
+    // Samples 0, 1, 4, 5 in the first register of each pair and 2, 3, 6, 7 in the second, so
+    // taking the 32-bit halves of both (shuffle_ps within 128-bit lanes) gives samples 0…7 in order.
+    int64_t lanes[4][4];
+    static const int order[2][4] = {{0, 1, 4, 5}, {2, 3, 6, 7}};
+    for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 4; k++) {
+            lanes[r][k] = (int64_t)(u + (uint64_t)order[r][k] * du);
+            lanes[2 + r][k] = (int64_t)(v + (uint64_t)order[r][k] * dv);
+        }
+    }
+    __m256i u0 = _mm256_loadu_si256((const __m256i *)lanes[0]), u1 = _mm256_loadu_si256((const __m256i *)lanes[1]);
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)lanes[2]), v1 = _mm256_loadu_si256((const __m256i *)lanes[3]);
+    const __m256i group_u = _mm256_set1_epi64x((long long)(8 * du)), group_v = _mm256_set1_epi64x((long long)(8 * dv));
+    const __m256i stride = _mm256_set1_epi32((int)row_pixels);
+    const __m256i m = _mm256_set1_epi16((short)coverage), maximum = _mm256_set1_epi16(255), zero = _mm256_setzero_si256();
+    const int scaled = coverage < 255;
+    const int *base = (const int *)texels;
+    size_t i = 0;
+    while (i + 8 <= count) {
+        // Every sample of the group reads four texels inside the image: positions are affine
+        // in the lane index, so the first and last inside means all are (and, being below
+        // the limits, non-negative: the high halves are the texel coordinates).
+        uint64_t lu = u + 7 * du, lv = v + 7 * dv;
+        if (!(u < limit_u && lu < limit_u && v < limit_v && lv < limit_v)) break;
+        __m256 fu0 = _mm256_castsi256_ps(u0), fu1 = _mm256_castsi256_ps(u1);
+        __m256 fv0 = _mm256_castsi256_ps(v0), fv1 = _mm256_castsi256_ps(v1);
+        __m256i tx = _mm256_castps_si256(_mm256_shuffle_ps(fu0, fu1, _MM_SHUFFLE(3, 1, 3, 1)));
+        __m256i ty = _mm256_castps_si256(_mm256_shuffle_ps(fv0, fv1, _MM_SHUFFLE(3, 1, 3, 1)));
+        // Bits 24…31 of the position: the top byte of each low half.
+        __m256i wx = _mm256_srli_epi32(_mm256_castps_si256(_mm256_shuffle_ps(fu0, fu1, _MM_SHUFFLE(2, 0, 2, 0))), 24);
+        __m256i wy = _mm256_srli_epi32(_mm256_castps_si256(_mm256_shuffle_ps(fv0, fv1, _MM_SHUFFLE(2, 0, 2, 0))), 24);
+        __m256i index = _mm256_add_epi32(_mm256_mullo_epi32(ty, stride), tx);
+        __m256i a = _mm256_i32gather_epi32(base, index, 4);
+        __m256i b = _mm256_i32gather_epi32(base + 1, index, 4);
+        __m256i c = _mm256_i32gather_epi32(base + row_pixels, index, 4);
+        __m256i d = _mm256_i32gather_epi32(base + row_pixels + 1, index, 4);
+        __m256i src_lo, src_hi;
+        bilinear8_avx2(a, b, c, d, wx, wy, &src_lo, &src_hi);
+        if (scaled) {
+            src_lo = div255_avx2(_mm256_mullo_epi16(src_lo, m));
+            src_hi = div255_avx2(_mm256_mullo_epi16(src_hi, m));
+        }
+        __m256i alpha_lo = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_lo, 0xFF), 0xFF);
+        __m256i alpha_hi = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_hi, 0xFF), 0xFF);
+        __m256i under = _mm256_loadu_si256((const __m256i *)(dst + i));
+        __m256i kept_lo = div255_avx2(_mm256_mullo_epi16(_mm256_unpacklo_epi8(under, zero), _mm256_sub_epi16(maximum, alpha_lo)));
+        __m256i kept_hi = div255_avx2(_mm256_mullo_epi16(_mm256_unpackhi_epi8(under, zero), _mm256_sub_epi16(maximum, alpha_hi)));
+        // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
+        __m256i out = _mm256_add_epi32(_mm256_packus_epi16(src_lo, src_hi), _mm256_packus_epi16(kept_lo, kept_hi));
+        _mm256_storeu_si256((__m256i *)(dst + i), out);
+        u0 = _mm256_add_epi64(u0, group_u); u1 = _mm256_add_epi64(u1, group_u);
+        v0 = _mm256_add_epi64(v0, group_v); v1 = _mm256_add_epi64(v1, group_v);
+        u += 8 * du;
+        v += 8 * dv;
+        i += 8;
+    }
+    return i;
+}
+
 // (t + (t >> 8)) >> 8 for t < 65280 equals the high half of t · 257, so each lane's divide
 // is one mulhi instead of a shift and an add and a shift.
 __attribute__((target("avx512f,avx512bw")))
@@ -338,6 +432,11 @@ size_t lamina_image_run_bilinear_avx512(const uint32_t *texels, size_t row_pixel
 }
 void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     for (size_t i = 0; i < count; i++) row[i] = scalar_over(src, row[i]);
+}
+size_t lamina_image_run_bilinear_avx2(const uint32_t *texels, size_t row_pixels, int64_t su, int64_t sv,
+                                      int64_t step_u, int64_t step_v, int64_t inner_u, int64_t inner_v,
+                                      uint32_t coverage, uint32_t *dst, size_t count) {
+    return 0;   // never dispatched here; the caller's scalar loop draws every pixel
 }
 void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
     (void)color; (void)coverage; (void)dst; (void)count;   // never dispatched here

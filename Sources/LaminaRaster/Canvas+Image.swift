@@ -266,10 +266,13 @@ struct ImageSink: SpanSink {
         var scalarUntil = remaining + 8  // after the kernel declines, eight pixels go one by one
         while remaining > 0 {
             let su = u &- half, sv = v &- half
-            if filter == .bilinear && level == .avx512 && remaining >= 8 && remaining <= scalarUntil - 8 {
+            if filter == .bilinear && level != .portable && remaining >= 8 && remaining <= scalarUntil - 8 {
                 // Eight at a time while all four texels of every sample are inside the image.
-                let done = lamina_image_run_bilinear_avx512(texels, rowPixels, su, sv, stepU, stepV, innerU, innerV,
-                                                            min(m, 255), p, remaining)
+                let done = level == .avx512
+                    ? lamina_image_run_bilinear_avx512(texels, rowPixels, su, sv, stepU, stepV, innerU, innerV,
+                                                       min(m, 255), p, remaining)
+                    : lamina_image_run_bilinear_avx2(texels, rowPixels, su, sv, stepU, stepV, innerU, innerV,
+                                                     min(m, 255), p, remaining)
                 if done > 0 {
                     u &+= Int64(done) &* stepU
                     v &+= Int64(done) &* stepV

@@ -251,6 +251,57 @@ struct DifferentialTests {
         }
     }
 
+    @Test("the AVX-512 and AVX2 bilinear image runs equal the per-pixel sample and composite, and stop at the first group leaving the image")
+    func bilinearImageKernel() {
+        typealias Kernel = (UnsafePointer<UInt32>, Int, Int64, Int64, Int64, Int64, Int64, Int64, UInt32,
+                            UnsafeMutablePointer<UInt32>, Int) -> Int
+        var kernels: [(String, Kernel)] = []
+        if Blend.hasAVX2 { kernels.append(("avx2", { lamina_image_run_bilinear_avx2($0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) })) }
+        if Blend.hasAVX512 { kernels.append(("avx512", { lamina_image_run_bilinear_avx512($0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) })) }
+        var rng = SplitMix(state: 29)
+        let width = 41, height = 27
+        let texels = (0..<(width * height)).map { _ -> UInt32 in
+            let a = UInt32.random(in: 0...255, using: &rng)
+            return a << 24 | UInt32.random(in: 0...a, using: &rng) << 16 | UInt32.random(in: 0...a, using: &rng) << 8
+                | UInt32.random(in: 0...a, using: &rng)
+        }
+        let innerU = Int64(width - 1) << 32, innerV = Int64(height - 1) << 32
+        for _ in 0..<300 {
+            // Steps from a strong minification to a strong magnification, either sign; some runs
+            // leave the image part way (the kernel must stop before the first group that does).
+            let stepU = Int64.random(in: -(Int64(3) << 32)...(Int64(3) << 32), using: &rng)
+            let stepV = Int64.random(in: -(Int64(1) << 31)...(Int64(1) << 31), using: &rng)
+            let su = Int64.random(in: 0..<innerU, using: &rng), sv = Int64.random(in: 0..<innerV, using: &rng)
+            let count = Int.random(in: 1...40, using: &rng)
+            let coverage = [UInt32(255), 1, 128, UInt32.random(in: 1...254, using: &rng)].randomElement(using: &rng)!
+            let row = (0..<count).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) | 0xFF00_0000 }
+            func inside(_ k: Int) -> Bool {
+                let u = su &+ Int64(k) &* stepU, v = sv &+ Int64(k) &* stepV
+                return u >= 0 && u < innerU && v >= 0 && v < innerV
+            }
+            var groups = 0
+            while groups * 8 + 8 <= count && inside(groups * 8) && inside(groups * 8 + 7) { groups += 1 }
+            var expected = row
+            for k in 0..<(groups * 8) {
+                let u = su &+ Int64(k) &* stepU, v = sv &+ Int64(k) &* stepV
+                let t = Int(v >> 32) * width + Int(u >> 32)
+                let src = ImageSink.bilinear(texels[t], texels[t + 1], texels[t + width], texels[t + width + 1],
+                                             UInt32((u >> 24) & 0xFF), UInt32((v >> 24) & 0xFF))
+                expected.withUnsafeMutableBufferPointer { Blend.composite(src, coverage: coverage, into: $0.baseAddress! + k) }
+            }
+            for (name, kernel) in kernels {
+                var drawn = row
+                let done = texels.withUnsafeBufferPointer { t in
+                    drawn.withUnsafeMutableBufferPointer {
+                        kernel(t.baseAddress!, width, su, sv, stepU, stepV, innerU, innerV, coverage, $0.baseAddress!, count)
+                    }
+                }
+                #expect(done == groups * 8, "\(name): drew \(done) of \(count), step (\(stepU), \(stepV))")
+                #expect(drawn == expected, "\(name): coverage \(coverage), step (\(stepU), \(stepV))")
+            }
+        }
+    }
+
     @Test("the libm-free roundings equal Double's: half away from zero, and ties to even into Int32")
     func roundings() {
         var rng = SplitMix(state: 5)
