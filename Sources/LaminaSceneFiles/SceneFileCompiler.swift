@@ -127,9 +127,12 @@ struct SceneFileCompiler {
     /// When compiling must have finished (`SystemClock` seconds): the cost model keeps every
     /// accepted file far inside it, so this only stops what the model missed.
     let deadline: Double
+    /// The time compiling may take (seconds), named in the error when it runs over.
+    let timeLimit: Double
 
     init(file: String, timeLimit: Double = SceneFiles.compileTimeLimit) {
         self.file = file
+        self.timeLimit = timeLimit
         deadline = SystemClock.shared.now + timeLimit
         let directory = Paths.directory(of: file)
         folder = directory.isEmpty ? "." : directory
@@ -411,7 +414,7 @@ struct SceneFileCompiler {
     /// Fails once compiling has run past its time limit.
     func checkTime(_ node: SceneNode, _ path: String) throws(ConfigError) {
         guard SystemClock.shared.now <= deadline else {
-            throw SceneFields.error(file, node, path, "compiling took longer than \(String(cFormat: "%g", SceneFiles.compileTimeLimit)) s: the scene is too costly")
+            throw SceneFields.error(file, node, path, "compiling took longer than \(String(cFormat: "%g", timeLimit)) s: the scene is too costly")
         }
     }
 

@@ -118,6 +118,14 @@ struct SceneFileErrorTests {
         #expect(SceneFileFixture.error(huge)?.contains("1e300 is beyond ±10⁷") == true)
     }
 
+    @Test("compiling past its time limit is refused with the limit named (the last guard behind the cost model)")
+    func timeLimit() {
+        // A limit already past when compiling starts: the first check refuses, whatever the clock reads.
+        let scene = "lamina: 1\nlayers:\n  - name: box\n    bounds: [0, 0, 10, 10]\n"
+        #expect(SceneFileFixture.error(scene, timeLimit: -1)?.contains("compiling took longer than -1 s: the scene is too costly") == true)
+        #expect(SceneFileFixture.error(scene) == nil)
+    }
+
     @Test("the helper is looked for beside the program, then in the package's libexec folder")
     func helperPlaces() {
         #expect(SceneFiles.helperCandidates(programFolder: "/usr/bin")
