@@ -3,12 +3,11 @@
 // attribute needed), and its scalar twin. Integer sums do not depend on their order, so the
 // two match bit for bit.
 #include "lamina_kernels.h"
+#include "lamina_prefix.h"
 #include <stdlib.h>
 #include <string.h>
 
 typedef float lamina_f4 __attribute__((vector_size(16)));
-typedef int32_t lamina_i4 __attribute__((vector_size(16)));
-typedef uint32_t lamina_u4 __attribute__((vector_size(16)));
 
 int lamina_kernels_requested_level(void) {
     static int cached = -1;
@@ -32,25 +31,13 @@ static inline float fixed_nonzero(uint32_t sum) {
 /* The sums wrap (unsigned vectors: signed overflow is undefined in C), as the Swift side's
  * &+ does: a winding beyond ±16383 in one pixel reads wrong, nothing traps. */
 int32_t lamina_coverage_fixed_nonzero_vector(int32_t *cells, float *coverage, size_t count, int32_t acc) {
-    const lamina_u4 zero = {0, 0, 0, 0};
-    const lamina_u4 full = {LAMINA_FULL_COVERAGE, LAMINA_FULL_COVERAGE, LAMINA_FULL_COVERAGE, LAMINA_FULL_COVERAGE};
     const lamina_f4 scale = {1.0f / LAMINA_FULL_COVERAGE, 1.0f / LAMINA_FULL_COVERAGE,
                              1.0f / LAMINA_FULL_COVERAGE, 1.0f / LAMINA_FULL_COVERAGE};
     uint32_t start = (uint32_t)acc;
     lamina_u4 carry = {start, start, start, start};
     size_t i = 0;
     for (; i + 4 <= count; i += 4) {
-        lamina_u4 x;
-        memcpy(&x, cells + i, sizeof x);
-        memcpy(cells + i, &zero, sizeof zero);
-        x += __builtin_shufflevector(zero, x, 0, 4, 5, 6);     // [c0, c0+c1, c1+c2, c2+c3]
-        x += __builtin_shufflevector(zero, x, 0, 1, 4, 5);     // prefix sums within the four
-        x += carry;
-        carry = __builtin_shufflevector(x, x, 3, 3, 3, 3);
-        lamina_u4 negative = (lamina_u4)((lamina_i4)x < 0);    // all ones where the sum is negative
-        lamina_u4 magnitude = (x ^ negative) - negative;
-        lamina_u4 below = (lamina_u4)(magnitude < full);
-        lamina_u4 clamped = (magnitude & below) | (full & ~below);
+        lamina_u4 clamped = lamina_prefix4_nonzero(cells + i, &carry);
         lamina_f4 c = __builtin_convertvector((lamina_i4)clamped, lamina_f4) * scale;
         memcpy(coverage + i, &c, sizeof c);
     }

@@ -1,15 +1,7 @@
 #include "lamina_kernels.h"
+#include "lamina_scalar.h"
 #include <stdlib.h>
 #include <string.h>
-
-static inline uint32_t scalar_over(uint32_t src, uint32_t dst) {
-    uint32_t inv = 255 - (src >> 24);
-    uint32_t rb = (dst & 0x00FF00FF) * inv + 0x00800080;
-    rb = ((rb + ((rb >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
-    uint32_t ag = ((dst >> 8) & 0x00FF00FF) * inv + 0x00800080;
-    ag = ((ag + ((ag >> 8) & 0x00FF00FF)) >> 8) & 0x00FF00FF;
-    return src + (rb | (ag << 8));
-}
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -7,6 +7,11 @@ extension FixedPointCoverage {
     func sweep<Sink: SpanSink, Rule: FixedPointRule>(
         rows: Range<Int>, output: (x0: Int, x1: Int), rule: Rule, into sink: inout Sink
     ) {
+        // The commonest case in C (both type checks fold away once specialized).
+        if Rule.self == NonZeroRule.self, let solid = sink as? SolidColorSink, solid.mask == nil {
+            sweepSolidNonZero(rows: rows, output: output, solid)
+            return
+        }
         // Locals for the fields read per row: stores through the pixel pointers may alias
         // anything reached through memory, so the compiler would reload them on every pixel.
         let cells = self.cells - colFirst, spanCoverage = self.spanCoverage
@@ -63,6 +68,22 @@ extension FixedPointCoverage {
             }
             if next < colEnd { emitRun(next, colEnd, y, rule.coverage(sum), output, &sink) }
         }
+    }
+
+    /// `sweep` for a solid colour under the non-zero rule with no clip mask, by
+    /// `lamina_sweep_solid_nonzero`: the same pixels, bit for bit.
+    private func sweepSolidNonZero(rows: Range<Int>, output: (x0: Int, x1: Int), _ sink: SolidColorSink) {
+        let level: Int32 = switch sink.level {
+        case .portable: 0
+        case .avx2: 1
+        case .avx512: 2
+        }
+        var band = lamina_solid_sweep(
+            cells: cells, touched: touched, row_first_word: rowFirstWord, row_last_word: rowLastWord,
+            col_first: colFirst, row_length: rowLength, words_per_row: wordsPerRow,
+            out_x0: output.x0, out_x1: output.x1, y0: rows.lowerBound, rows: rows.count,
+            pixels: sink.base, stride: sink.stride, color: sink.color, level: level)
+        lamina_sweep_solid_nonzero(&band)
     }
 
     @inline(__always)

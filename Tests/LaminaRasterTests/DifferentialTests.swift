@@ -180,6 +180,52 @@ struct DifferentialTests {
         #expect(differing * 20 <= width * height, "seed \(seed): \(differing) of \(width * height) pixels differ")
     }
 
+    /// A SolidColorSink behind another type, so the fast core takes its generic Swift sweep.
+    struct ForwardingSink: SpanSink {
+        var solid: SolidColorSink
+        static var takesAlpha: Bool { true }
+        func prefetch(x: Int, y: Int) { solid.prefetch(x: x, y: y) }
+        mutating func pixel(x: Int, y: Int, coverage: Float) { solid.pixel(x: x, y: y, coverage: coverage) }
+        mutating func pixel(x: Int, y: Int, alpha: UInt32) { solid.pixel(x: x, y: y, alpha: alpha) }
+        mutating func run(x0: Int, x1: Int, y: Int, coverage: Float) { solid.run(x0: x0, x1: x1, y: y, coverage: coverage) }
+        mutating func span(x0: Int, y: Int, coverage: UnsafePointer<Float>, count: Int) {
+            solid.span(x0: x0, y: y, coverage: coverage, count: count)
+        }
+    }
+
+    @Test("the C sweep of a solid colour (non-zero, no mask) draws the Swift sweep's pixels bit for bit", arguments: seeds)
+    func solidSweepMatchesSwiftSweep(seed: UInt64) {
+        var rng = SplitMix(state: seed &+ 300)
+        let width = Int.random(in: 40...300, using: &rng), height = Int.random(in: 30...200, using: &rng)
+        let rasterizer = CoverageRasterizer(width: width, height: height)
+        let direct = PixelBuffer(width: width, height: height), forwarded = PixelBuffer(width: width, height: height)
+        let background = (0..<(width * height)).map { _ in UInt32.random(in: 0...UInt32.max, using: &rng) | 0xFF00_0000 }
+        for i in 0..<(width * height) {
+            direct.pixels[i] = background[i]
+            forwarded.pixels[i] = background[i]
+        }
+        for _ in 0..<40 {
+            // Shapes drawn two or three times over (windings above one), opaque and translucent,
+            // some clipped to a rectangle that cuts through them.
+            var polygons = Self.randomPath(&rng, width: Double(width), height: Double(height)).flattened()
+            if Int.random(in: 0..<4, using: &rng) == 0 { polygons += polygons + polygons }
+            let alpha = [UInt32(255), UInt32.random(in: 1...254, using: &rng)].randomElement(using: &rng)!
+            let color = alpha << 24 | UInt32.random(in: 0...alpha, using: &rng) << 16
+                | UInt32.random(in: 0...alpha, using: &rng) << 8 | UInt32.random(in: 0...alpha, using: &rng)
+            let clip = Bool.random(using: &rng) ? nil : PixelRect(x0: Int.random(in: 0..<width / 2, using: &rng),
+                                                                 y0: Int.random(in: 0..<height / 2, using: &rng),
+                                                                 x1: Int.random(in: width / 2...width, using: &rng),
+                                                                 y1: Int.random(in: height / 2...height, using: &rng))
+            var sink = SolidColorSink(color: color, target: direct)
+            rasterizer.rasterizeSpans(polygons, rule: .nonZero, clip: clip, into: &sink)
+            var wrapped = ForwardingSink(solid: SolidColorSink(color: color, target: forwarded))
+            rasterizer.rasterizeSpans(polygons, rule: .nonZero, clip: clip, into: &wrapped)
+        }
+        let differing = (0..<(width * height)).filter { direct.pixels[$0] != forwarded.pixels[$0] }.count
+        #expect(differing == 0, "seed \(seed): \(differing) pixels differ")
+        #expect((0..<(width * height)).contains { direct.pixels[$0] != background[$0] }, "seed \(seed): nothing drawn")
+    }
+
     @Test("the AVX-512 and AVX2 coverage blends equal the per-pixel composite for every coverage level, NaN, negative values and values above 1")
     func coverageBlendKernel() {
         var kernels: [(String, (UInt32, UnsafePointer<Float>, UnsafeMutablePointer<UInt32>, Int) -> Void)] = []

@@ -80,6 +80,34 @@ int32_t lamina_coverage_fixed_nonzero_vector(int32_t *cells, float *coverage, si
 /// The scalar twin of lamina_coverage_fixed_nonzero_vector, one cell at a time.
 int32_t lamina_coverage_fixed_nonzero_scalar(int32_t *cells, float *coverage, size_t count, int32_t acc);
 
+/// One band of the fast rasterizer (LaminaRaster's FixedPointCoverage) to sweep into a solid
+/// colour under the non-zero rule, with no clip mask.
+typedef struct lamina_solid_sweep {
+    /// The band's cells, `rows` rows of `row_length`, the first column `col_first`; left zero.
+    int32_t *cells;
+    /// One bit per touched cell, `words_per_row` words a row; left zero.
+    uint64_t *touched;
+    /// Per band row, the first and last touched words (first > last: none); left empty.
+    int32_t *row_first_word, *row_last_word;
+    ptrdiff_t col_first, row_length, words_per_row;
+    /// The columns drawn, `out_x0 ..< out_x1` (within the target).
+    ptrdiff_t out_x0, out_x1;
+    /// The target row of band row 0, and how many rows the band has.
+    ptrdiff_t y0, rows;
+    /// The target's pixels and its row stride in pixels.
+    uint32_t *pixels;
+    ptrdiff_t stride;
+    /// The premultiplied colour.
+    uint32_t color;
+    /// The kernels to use: 0 portable, 1 AVX2, 2 AVX-512 (as the CPU and LAMINA_KERNELS allow).
+    int level;
+} lamina_solid_sweep;
+
+/// Sweeps `sweep`'s band: each touched stretch as per-pixel coverage, min(|sum|, full) in 8
+/// bits, the stretches between as runs, composited onto the target; clears the cells, bits
+/// and row bounds. Bit for bit FixedPointCoverage.sweep with a SolidColorSink and NonZeroRule.
+void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep);
+
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
 

@@ -1,0 +1,130 @@
+// The fast rasterizer's sweep for its commonest case, a solid colour under the non-zero rule
+// with no clip mask (LaminaRaster's FixedPointCoverage.sweep with a SolidColorSink): a band's
+// touched cells turned into 8-bit coverage and composited in one pass, the stretches between
+// them as runs. The same pixels as the Swift sweep, bit for bit (FixedPointRule.alpha is the
+// float coverage's `UInt32(c · 255 + 0.5)` exactly, and each blend kernel equals
+// Blend.composite); in C because the Swift loop kept its dozen row variables on the stack.
+#include "lamina_kernels.h"
+#include "lamina_prefix.h"
+#include "lamina_scalar.h"
+#include <string.h>
+
+/* min(|sum|, full) as 0…255, rounded half up (FixedPointRule.alpha(numerator:)). */
+static inline uint32_t nonzero_alpha(uint32_t sum) {
+    uint32_t magnitude = (int32_t)sum < 0 ? 0u - sum : sum;
+    uint32_t c = magnitude < LAMINA_FULL_COVERAGE ? magnitude : LAMINA_FULL_COVERAGE;
+    return (c * 255 + LAMINA_FULL_COVERAGE / 2) / LAMINA_FULL_COVERAGE;
+}
+
+typedef uint8_t lamina_b4 __attribute__((vector_size(4)));
+
+/* `count` cells' running sums from `sum` as nonzero_alpha bytes, the cells cleared, four a
+ * step with the vector prefix sum; returns the sum after the last. Integer sums do not
+ * depend on their order: the same bytes as one cell at a time. */
+static uint32_t stretch_alpha(int32_t *cells, uint8_t *alpha, size_t count, uint32_t sum) {
+    const lamina_u4 half = {LAMINA_FULL_COVERAGE / 2, LAMINA_FULL_COVERAGE / 2, LAMINA_FULL_COVERAGE / 2,
+                            LAMINA_FULL_COVERAGE / 2};
+    lamina_u4 carry = {sum, sum, sum, sum};
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        lamina_u4 c = lamina_prefix4_nonzero(cells + i, &carry);
+        // (c · 255 + full / 2) / full, the multiply as a shift and a subtract (SSE2 has no
+        // 32-bit multiply) and the divide as a shift (full is 2¹⁷).
+        lamina_b4 bytes = __builtin_convertvector(((c << 8) - c + half) >> 17, lamina_b4);
+        memcpy(alpha + i, &bytes, sizeof bytes);
+    }
+    sum = carry[0];
+    for (; i < count; i++) {
+        sum += (uint32_t)cells[i];
+        cells[i] = 0;
+        alpha[i] = (uint8_t)nonzero_alpha(sum);
+    }
+    return sum;
+}
+
+/* `count` pixels set to `color` (an opaque colour at full coverage). */
+static void fill_run(const lamina_solid_sweep *s, uint32_t *p, size_t count) {
+    if (count >= 8 && s->level == 2) lamina_fill_avx512(s->color, p, count);
+    else if (count >= 8 && s->level == 1) lamina_fill_avx2(s->color, p, count);
+    else for (size_t i = 0; i < count; i++) p[i] = s->color;
+}
+
+/* `src` over `count` pixels. */
+static void blend_run(const lamina_solid_sweep *s, uint32_t src, uint32_t *p, size_t count) {
+    if (s->level == 2) lamina_blend_run_avx512(src, p, count);
+    else if (s->level == 1) lamina_blend_run_avx2(src, p, count);
+    else for (size_t i = 0; i < count; i++) p[i] = scalar_over(src, p[i]);
+}
+
+/* Columns x0 ..< x1 of the row at `row` under the running sum's coverage (SolidColorSink.run). */
+static void emit_run(const lamina_solid_sweep *s, uint32_t *row, ptrdiff_t x0, ptrdiff_t x1, uint32_t sum) {
+    uint32_t m = nonzero_alpha(sum);
+    ptrdiff_t a = x0 > s->out_x0 ? x0 : s->out_x0, b = x1 < s->out_x1 ? x1 : s->out_x1;
+    if (m == 0 || a >= b) return;
+    if (m < 255) blend_run(s, scalar_scale(s->color, m), row + a, (size_t)(b - a));
+    else if (s->color >> 24 == 255) fill_run(s, row + a, (size_t)(b - a));
+    else blend_run(s, s->color, row + a, (size_t)(b - a));
+}
+
+/* Coverage bytes of `count` pixels over the row at `p` (SolidColorSink.span). */
+static void blend_mask(const lamina_solid_sweep *s, const uint8_t *coverage, uint32_t *p, size_t count) {
+    if (s->level == 2) lamina_blend_mask_rows_avx512(s->color, coverage, count, p, count, count, 1);
+    else if (s->level == 1) lamina_blend_mask_rows_avx2(s->color, coverage, count, p, count, count, 1);
+    else for (size_t i = 0; i < count; i++) if (coverage[i]) scalar_composite(s->color, coverage[i], p + i);
+}
+
+/* Warms the destination of a row's first and last touched pixels (thin shapes are all edge
+ * pixels, each on a cold cache line otherwise). */
+static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
+    ptrdiff_t first = s->row_first_word[local], last = s->row_last_word[local];
+    if (first > last) return;
+    const uint64_t *words = s->touched + local * s->words_per_row;
+    ptrdiff_t x0 = s->col_first + first * 64 + __builtin_ctzll(words[first]);
+    ptrdiff_t x1 = s->col_first + last * 64 + 63 - __builtin_clzll(words[last]);
+    uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
+    lamina_prefetch_write(row + (x0 < s->out_x1 - 1 ? x0 : s->out_x1 - 1));
+    lamina_prefetch_write(row + (x1 < s->out_x1 - 1 ? x1 : s->out_x1 - 1));
+}
+
+void lamina_sweep_solid_nonzero(const lamina_solid_sweep *s) {
+    const ptrdiff_t col_end = s->col_first + s->row_length;
+    uint8_t alpha[64];
+    for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
+    for (ptrdiff_t local = 0; local < s->rows; local++) {
+        int32_t *cells = s->cells + local * s->row_length - s->col_first;   // indexed by column
+        uint64_t *words = s->touched + local * s->words_per_row;
+        uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
+        ptrdiff_t first_word = s->row_first_word[local], last_word = s->row_last_word[local];
+        if (local + 2 < s->rows) prefetch_row(s, local + 2);
+        if (first_word > last_word) continue;                 // untouched row: no coverage
+        s->row_first_word[local] = INT32_MAX;
+        s->row_last_word[local] = -1;
+        uint32_t sum = 0;                                     // wraps, as the Swift side's &+
+        ptrdiff_t next = s->col_first;                        // first column not yet emitted
+        for (ptrdiff_t w = first_word; w <= last_word; w++) {
+            uint64_t bits = words[w];
+            if (bits == 0) continue;
+            words[w] = 0;
+            // The word's first to last touched cell as one stretch of per-pixel coverage
+            // (cells between touched ones are zero, so they carry the sum unchanged).
+            ptrdiff_t first = s->col_first + w * 64 + __builtin_ctzll(bits);
+            ptrdiff_t end = s->col_first + w * 64 + 64 - __builtin_clzll(bits);
+            if (first > next) emit_run(s, row, next, first, sum);
+            if (end - first < 8) {
+                // A short stretch (an edge's few pixels): cell, sum, coverage, blend.
+                for (ptrdiff_t x = first; x < end; x++) {
+                    sum += (uint32_t)cells[x];
+                    cells[x] = 0;
+                    uint32_t m = nonzero_alpha(sum);
+                    if (m != 0 && x >= s->out_x0 && x < s->out_x1) scalar_composite(s->color, m, row + x);
+                }
+            } else {
+                sum = stretch_alpha(cells + first, alpha, (size_t)(end - first), sum);
+                ptrdiff_t a = first > s->out_x0 ? first : s->out_x0, b = end < s->out_x1 ? end : s->out_x1;
+                if (a < b) blend_mask(s, alpha + (a - first), row + a, (size_t)(b - a));
+            }
+            next = end;
+        }
+        if (next < col_end) emit_run(s, row, next, col_end, sum);
+    }
+}
