@@ -208,6 +208,14 @@ public final class Canvas {
         let pixel = color.premultiplied.pixel32
         guard pixel >> 24 != 0 else { return }
         var sink = SolidColorSink(color: pixel, target: target, mask: clipMask)
+        if pipeline == .fast, clipMask == nil, let box = PixelRect(pixelAlignedRectangle: polygons) {
+            // Every pixel inside is covered exactly once and none outside: the sweep's own
+            // runs, row by row, without edges, deposits or a sweep (a panel, a backdrop, a bar).
+            let c = effectiveClip(clip).intersection(box)
+            guard c.x0 < c.x1, c.y0 < c.y1 else { return }
+            for y in c.y0..<c.y1 { sink.run(x0: c.x0, x1: c.x1, y: y, coverage: 1) }
+            return
+        }
         paint(polygons, rule: rule, clip: clip, into: &sink)
     }
 

@@ -226,6 +226,46 @@ struct DifferentialTests {
         #expect((0..<(width * height)).contains { direct.pixels[$0] != background[$0] }, "seed \(seed): nothing drawn")
     }
 
+    @Test("a pixel-aligned rectangle is filled row by row exactly as the sweep fills it; other four-gons are not taken for one")
+    func pixelAlignedRectangles() {
+        func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
+        #expect(PixelRect(pixelAlignedRectangle: [[p(1, 2), p(5, 2), p(5, 7), p(1, 7)]]) == PixelRect(x0: 1, y0: 2, x1: 5, y1: 7))
+        #expect(PixelRect(pixelAlignedRectangle: [[p(5, 7), p(5, 2), p(1, 2), p(1, 7), p(5, 7)]]) == PixelRect(x0: 1, y0: 2, x1: 5, y1: 7))
+        #expect(PixelRect(pixelAlignedRectangle: [[p(1, 2), p(5, 2), p(1, 7), p(5, 7)]]) == nil)          // a bow tie
+        #expect(PixelRect(pixelAlignedRectangle: [[p(0, 0), p(4, 0), p(0, 0), p(0, 6)]]) == nil)          // slits out and back
+        #expect(PixelRect(pixelAlignedRectangle: [[p(1, 2), p(5.5, 2), p(5.5, 7), p(1, 7)]]) == nil)      // off the pixel grid
+        #expect(PixelRect(pixelAlignedRectangle: [[p(1, 2), p(5, 2), p(5, 7), p(1, 7)], [p(0, 0), p(1, 0), p(1, 1)]]) == nil)
+        #expect(PixelRect(pixelAlignedRectangle: [[p(1, 2), p(5, 2), p(5, 2), p(1, 2)]]) == nil)          // no height
+        var rng = SplitMix(state: 41)
+        let width = 90, height = 70
+        for _ in 0..<200 {
+            let x0 = Double(Int.random(in: -20...100, using: &rng)), y0 = Double(Int.random(in: -20...80, using: &rng))
+            let x1 = x0 + Double(Int.random(in: 1...60, using: &rng)), y1 = y0 + Double(Int.random(in: 1...50, using: &rng))
+            var corners = [p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1)]
+            if Bool.random(using: &rng) { corners.reverse() }
+            // The same rectangle with a point in the middle of its top side: the sweep draws it.
+            var swept = corners
+            let top = (0..<4).first { corners[$0].y == y0 && corners[($0 + 1) % 4].y == y0 }!
+            swept.insert(p(((x0 + x1) / 2).rounded(.down) + 0.5, y0), at: top + 1)
+            let alpha = [255, 1, Double.random(in: 0.05...0.95, using: &rng)].randomElement(using: &rng)!
+            let color = Color(red: Double.random(in: 0...1, using: &rng), green: 0.4, blue: 0.7, alpha: alpha == 255 ? 1 : alpha)
+            let clip = Bool.random(using: &rng) ? nil
+                : PixelRect(x0: Int.random(in: 0...40, using: &rng), y0: Int.random(in: 0...30, using: &rng),
+                            x1: Int.random(in: 45...90, using: &rng), y1: Int.random(in: 35...70, using: &rng))
+            let rule: FillRule = Bool.random(using: &rng) ? .nonZero : .evenOdd
+            let fast = PixelBuffer(width: width, height: height), sweep = PixelBuffer(width: width, height: height)
+            let reference = PixelBuffer(width: width, height: height)
+            for (buffer, polygon, pipeline) in [(fast, corners, Canvas.Pipeline.fast), (sweep, swept, .fast), (reference, corners, .reference)] {
+                let canvas = Canvas(target: buffer)
+                canvas.pipeline = pipeline
+                canvas.clear(Color(red: 0.9, green: 0.2, blue: 0.1, alpha: 1))
+                canvas.fill(polygons: [polygon], color: color, rule: rule, clip: clip)
+            }
+            #expect(Pixels.worstChannelDifference(fast, sweep) == 0, "\(corners), clip \(String(describing: clip))")
+            #expect(Pixels.worstChannelDifference(fast, reference) == 0, "\(corners), clip \(String(describing: clip))")
+        }
+    }
+
     @Test("the AVX-512 and AVX2 coverage blends equal the per-pixel composite for every coverage level, NaN, negative values and values above 1")
     func coverageBlendKernel() {
         var kernels: [(String, (UInt32, UnsafePointer<Float>, UnsafeMutablePointer<UInt32>, Int) -> Void)] = []
