@@ -20,12 +20,9 @@ int lamina_kernels_requested_level(void) {
 
 int lamina_kernels_allow_simd(void) { return lamina_kernels_requested_level() > 0; }
 
-/* min(|sum|, full) scaled to 0…1, as LaminaRaster's NonZeroRule on fixed-point cells: the
- * magnitude is taken as unsigned, so even INT32_MIN is defined (it clamps to full). */
+/* min(|sum|, full) scaled to 0…1, as LaminaRaster's NonZeroRule on fixed-point cells. */
 static inline float fixed_nonzero(uint32_t sum) {
-    uint32_t magnitude = (int32_t)sum < 0 ? 0u - sum : sum;
-    return (float)(int32_t)(magnitude < LAMINA_FULL_COVERAGE ? magnitude : LAMINA_FULL_COVERAGE)
-        * (1.0f / LAMINA_FULL_COVERAGE);
+    return (float)(int32_t)lamina_nonzero_clamped(sum) * (1.0f / LAMINA_FULL_COVERAGE);
 }
 
 /* The sums wrap (unsigned vectors: signed overflow is undefined in C), as the Swift side's

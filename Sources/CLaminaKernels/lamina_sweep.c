@@ -11,9 +11,7 @@
 
 /* min(|sum|, full) as 0…255, rounded half up (FixedPointRule.alpha(numerator:)). */
 static inline uint32_t nonzero_alpha(uint32_t sum) {
-    uint32_t magnitude = (int32_t)sum < 0 ? 0u - sum : sum;
-    uint32_t c = magnitude < LAMINA_FULL_COVERAGE ? magnitude : LAMINA_FULL_COVERAGE;
-    return (c * 255 + LAMINA_FULL_COVERAGE / 2) / LAMINA_FULL_COVERAGE;
+    return (lamina_nonzero_clamped(sum) * 255 + LAMINA_FULL_COVERAGE / 2) / LAMINA_FULL_COVERAGE;
 }
 
 typedef uint8_t lamina_b4 __attribute__((vector_size(4)));
