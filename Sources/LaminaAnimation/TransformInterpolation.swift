@@ -262,7 +262,13 @@ public struct Decomposed3D: Hashable, Sendable {
     static func transform(_ m: [[Double]]) -> Transform3D { Transform3D(entries: m.flatMap { $0 }) }
 
     static func multiply(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-        (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0.0) { $0 + a[i][$1] * b[$1][j] } } }
+        (0..<4).map { (i: Int) -> [Double] in
+            (0..<4).map { (j: Int) -> Double in
+                var sum = 0.0
+                for k in 0..<4 { sum += a[i][k] * b[k][j] }
+                return sum
+            }
+        }
     }
 
     static func transposed(_ m: [[Double]]) -> [[Double]] { (0..<4).map { i in (0..<4).map { m[$0][i] } } }

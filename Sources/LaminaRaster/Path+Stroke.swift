@@ -191,21 +191,31 @@ struct Stroker {
 
     /// Points on the circle about `center` from `center + from`, turning by `sweep` radians
     /// (positive turns +x toward +y), spaced so no chord strays more than the tolerance. The
-    /// end points lie on the circle; the interior points sit on the radius r·√(θ/sin θ) for a
-    /// chord angle θ, which gives each sector the exact area of the circular sector, so round
-    /// caps, joins and dots have their true area instead of the inscribed polygon's.
+    /// end points lie on the circle (they meet the stroke's sides); the interior points sit
+    /// on one larger radius R, chosen so the fan of triangles about the centre has the
+    /// circular sector's exact area: with `n` chords of angle θ, the two end triangles
+    /// (r, R) and the `n − 2` others (R, R) give ½ sin θ·((n − 2)R² + 2rR) = ½ r²θ·n. So
+    /// round caps, joins and dots have their true area instead of the inscribed polygon's.
     private func arc(center: Point, from v: Point, sweep: Double) -> [Point] {
         let r = (v.x * v.x + v.y * v.y).squareRoot()
         let step = 2 * acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
         let count = max(1, min(4096, Int(saturating: (abs(sweep) / max(step, 1e-6)).rounded(.up))))
         let theta = abs(sweep) / Double(count)
-        let scaled = theta > 1e-9 && count > 1 ? r * (theta / sin(theta)).squareRoot() : r
+        let scaled = theta > 1e-9 && count > 1 ? r * Stroker.arcRadiusRatio(chords: count, angle: theta) : r
         let start = atan2(v.y, v.x)
         return (0...count).map { i in
             let a = start + sweep * Double(i) / Double(count)
             let radius = i == 0 || i == count ? r : scaled
             return Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
         }
+    }
+
+    /// R / r for `arc`: the positive root of (n − 2)x² + 2x − nθ / sin θ = 0 (n ≥ 2).
+    static func arcRadiusRatio(chords n: Int, angle theta: Double) -> Double {
+        let k = Double(n) * theta / sin(theta)
+        guard n > 2 else { return k / 2 }
+        let m = Double(n - 2)
+        return ((1 + m * k).squareRoot() - 1) / m
     }
 
     /// The left normal (+x → +y turned a quarter).

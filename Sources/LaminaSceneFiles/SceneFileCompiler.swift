@@ -209,7 +209,7 @@ struct SceneFileCompiler {
             throw SceneFields.error(file, root, "layers", "draws \(cost.drawnLayers == Int.max ? "too many" : "\(cost.drawnLayers)") layers counting replicator instances; a scene draws at most \(Limits.drawnLayers)")
         }
         guard cost.pathPoints <= Limits.pathPoints else {
-            throw SceneFields.error(file, root, "layers", "draws paths of \(cost.pathPoints == Int.max ? "too many" : "\(cost.pathPoints)") points counting replicator instances (curves are cut into chords of 0.01 px); a scene draws at most \(Limits.pathPoints)")
+            throw SceneFields.error(file, root, "layers", "draws paths of \(cost.pathPoints == Int.max ? "too many" : "\(cost.pathPoints)") points counting replicator instances (curves are cut into chords within 0.1 px); a scene draws at most \(Limits.pathPoints)")
         }
         guard cost.shadowedLayers <= Limits.shadowedLayers else {
             throw SceneFields.error(file, root, "layers", "draws \(cost.shadowedLayers == Int.max ? "too many" : "\(cost.shadowedLayers)") layers with a shadow counting replicator instances (shadowOpacity set by a property, a state or an animation); a scene draws at most \(Limits.shadowedLayers)")

@@ -44,7 +44,8 @@ struct PixelTests {
         var rgb565 = [UInt16](repeating: 0, count: 4)
         rgb565.withUnsafeMutableBytes { buffer.copyRGB565(into: $0.baseAddress!, pitch: 4, dither: false) }
         // 0x12 → round(18·31/255) = 2, 0x34 → round(52·63/255) = 13, 0x56 → round(86·31/255) = 10.
-        #expect(rgb565[0] == UInt16(2 << 11 | 13 << 5 | 10))
+        let expected: UInt16 = 2 << 11 | 13 << 5 | 10
+        #expect(rgb565[0] == expected)
         #expect(rgb565[1] == 0xFFFF && rgb565[3] == 0)
         // 0x80 → 16 of 31, 32 of 63, 16 of 31; read back by bit replication.
         #expect(rgb565[2] == UInt16(16 << 11 | 32 << 5 | 16))

@@ -430,8 +430,9 @@ struct DifferentialTests {
         for alpha in 0...255 {
             let src = UInt32(alpha) << 24 | UInt32(alpha * 3 / 4) << 16 | UInt32(alpha / 2) << 8 | UInt32(alpha / 5)
             for length in [0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 19, 31, 33, 47] {
-                let row = (0..<length).map { i in
-                    i % 7 == 3 ? UInt32.max : UInt32(truncatingIfNeeded: 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761)
+                let row: [UInt32] = (0..<length).map { (i: Int) -> UInt32 in
+                    let mixed: UInt64 = 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761
+                    return i % 7 == 3 ? UInt32.max : UInt32(truncatingIfNeeded: mixed)
                 }
                 let expected = row.map { Blend.over(src, $0) }
                 for (name, kernel) in kernels {

@@ -12,7 +12,8 @@ struct ScanoutConversionTests {
         out.withUnsafeMutableBytes { buffer.copyRGB565(into: $0.baseAddress!, pitch: 8, dither: false) }
         #expect(out[0] == 0xF800 && out[1] == 0x07E0 && out[2] == 0x001F)
         // 128 → round(128·31/255) = 16, round(128·63/255) = 32.
-        #expect(out[3] == UInt16(16 << 11 | 32 << 5 | 16))
+        let grey: UInt16 = 16 << 11 | 32 << 5 | 16
+        #expect(out[3] == grey)
     }
 
     @Test("ordered dithering keeps every flat level's mean within half a step, and the extremes exact")
@@ -22,8 +23,10 @@ struct ScanoutConversionTests {
             buffer.fill(pixel: 0xFF00_0000 | UInt32(level) << 16 | UInt32(level) << 8 | UInt32(level))
             var out = [UInt16](repeating: 0, count: 16)
             out.withUnsafeMutableBytes { buffer.copyRGB565(into: $0.baseAddress!, pitch: 8) }
-            let meanRed = out.map { Double($0 >> 11) * 255 / 31 }.reduce(0, +) / 16
-            let meanGreen = out.map { Double($0 >> 5 & 63) * 255 / 63 }.reduce(0, +) / 16
+            let reds: [Double] = out.map { (v: UInt16) -> Double in Double(v >> 11) * 255 / 31 }
+            let greens: [Double] = out.map { (v: UInt16) -> Double in Double((v >> 5) & 63) * 255 / 63 }
+            let meanRed: Double = reds.reduce(0, +) / 16
+            let meanGreen: Double = greens.reduce(0, +) / 16
             #expect(abs(meanRed - Double(level)) <= 255.0 / 31 / 2 + 1e-9, "level \(level)")
             #expect(abs(meanGreen - Double(level)) <= 255.0 / 63 / 2 + 1e-9, "level \(level)")
             if level == 0 { #expect(out.allSatisfy { $0 == 0 }) }

@@ -103,7 +103,7 @@ struct BacklightTests {
         power.scheduleOff = DailySchedule("22:00-22:10")
         let (rig, runtime, log, light, _) = try rig(power: power, blankAfter: nil)
         defer { try? FileManager.default.removeItem(atPath: Paths.directory(of: light)) }
-        let start = 21 * 3600 + 59 * 60 + 50.0                                      // 21:59:50 at clock 0
+        let start: Double = 21 * 3600 + 59 * 60 + 50                                // 21:59:50 at clock 0
         runtime.timeOfDay = { start + rig.clock.now }
         runtime.addTouchSource(ScriptedTouchSource(script: try TouchScript(parsing: "at 70 tap 10,10"), start: 0))
         runtime.run(exitAfter: 9.9, untilSettled: false)

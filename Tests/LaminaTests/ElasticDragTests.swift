@@ -73,7 +73,8 @@ struct ElasticDragTests {
             let release = try #require(scene.lastReleaseVelocity)
             if hold == 0 {
                 // 300 pt/s outward, 55 pt from rest: −300/55 per second (away from the target).
-                #expect(abs(release - (-300.0 / 55)) < 0.01 * 300 / 55, "\(release)")
+                let expected: Double = -300.0 / 55
+                #expect(abs(release - expected) < 0.01 * abs(expected), "\(release)")
             } else {
                 #expect(release == 0)
             }

@@ -56,7 +56,7 @@ struct SceneFileCostTests {
 
     @Test("paths are charged the points they flatten into, replicator instances counted; one path is flattened into at most 16,384 points")
     func pathPoints() throws {
-        let huge = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 256, sublayers: [{kind: shape, path: 'M 0 0 Q 9e6 9e6 0 9e6 Q -9e6 0 0 0'}]}\n"
+        let huge = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 256, sublayers: [{kind: shape, path: 'M 0 0 Q 9e6 9e6 0 9e6 Q -9e6 0 0 0 Q 9e6 9e6 0 9e6 Q -9e6 0 0 0'}]}\n"
         #expect(Self.error(huge)?.contains("draws paths of 4194304 points counting replicator instances") == true)
         let circles = "lamina: 1\nlayers:\n  - {kind: replicator, instanceCount: 100, sublayers: [{kind: shape, path: 'M 0 10 C 0 4.5 4.5 0 10 0 C 15.5 0 20 4.5 20 10 C 20 15.5 15.5 20 10 20 C 4.5 20 0 15.5 0 10 Z'}]}\n"
         #expect(try SceneDocument.cost(of: circles).pathPoints < 20_000)
