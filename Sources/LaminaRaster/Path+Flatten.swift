@@ -2,9 +2,9 @@ import LaminaGeometry
 
 extension Path {
     /// The default flattening tolerance, in device pixels: no chord of a curve's polyline
-    /// strays farther than this from the curve before the polyline is balanced (see
-    /// `flattened(tolerance:)`), and at most two thirds of it after. Cairo's default; half
-    /// of Blend2D's (decision 14).
+    /// strays farther than this from the curve, and once the polyline is balanced (see
+    /// `flattened(tolerance:)`) no point of it does either (⁴⁄₃ of it for a curve of two
+    /// chords). Cairo's default; half of Blend2D's (decision 14).
     public static let defaultFlatteningTolerance = 0.1
 
     /// The path as closed polygons, one per sub-path with at least two points, curves
