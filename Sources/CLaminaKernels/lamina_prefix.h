@@ -8,6 +8,7 @@
 #include <string.h>
 
 typedef int32_t lamina_i4 __attribute__((vector_size(16)));
+typedef uint32_t lamina_u4 __attribute__((vector_size(16)));
 
 /* One running sum's min(|sum|, full), the magnitude taken as unsigned so even INT32_MIN is
  * defined (it clamps to full): the scalar twin of one lane of lamina_prefix4_nonzero. */
@@ -15,7 +16,6 @@ static inline uint32_t lamina_nonzero_clamped(uint32_t sum) {
     uint32_t magnitude = (int32_t)sum < 0 ? 0u - sum : sum;
     return magnitude < LAMINA_FULL_COVERAGE ? magnitude : LAMINA_FULL_COVERAGE;
 }
-typedef uint32_t lamina_u4 __attribute__((vector_size(16)));
 
 /* Four cells' running sums on from `*carry` (every lane the sum so far), the cells cleared;
  * `*carry` becomes the fourth sum. Returns min(|sum|, full) per lane, the magnitude taken as

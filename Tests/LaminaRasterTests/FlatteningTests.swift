@@ -18,11 +18,6 @@ struct FlatteningTests {
         return total / 2
     }
 
-    static func cubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, _ t: Double) -> Point {
-        let u = 1 - t
-        return (u * u * u) * p0 + (3 * u * u * t) * c1 + (3 * u * t * t) * c2 + (t * t * t) * p3
-    }
-
     static func randomPoint(_ g: inout DifferentialTests.SplitMix) -> Point {
         Point(x: Double.random(in: -100...100, using: &g), y: Double.random(in: -100...100, using: &g))
     }
@@ -76,8 +71,7 @@ struct FlatteningTests {
                 func distance(_ q: Point, near t: Double) -> Double {
                     let from = max(0, t - 1 / Double(n)), to = min(1, t + 1 / Double(n))
                     return (0...2_000).reduce(Double.infinity) { nearest, k in
-                        let c = Self.cubic(p0, c1, c2, p3, from + (to - from) * Double(k) / 2_000)
-                        return min(nearest, ((q.x - c.x) * (q.x - c.x) + (q.y - c.y) * (q.y - c.y)).squareRoot())
+                        min(nearest, q.distance(to: QuadCubicTests.cubic(p0, c1, c2, p3, from + (to - from) * Double(k) / 2_000)))
                     }
                 }
                 var worst = 0.0
