@@ -74,39 +74,39 @@ static void blend_mask(const lamina_solid_sweep *s, const uint8_t *coverage, uin
 /* Warms the destination of a row's first and last touched pixels (thin shapes are all edge
  * pixels, each on a cold cache line otherwise). */
 static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
-    ptrdiff_t first = s->row_first_word[local], last = s->row_last_word[local];
+    ptrdiff_t first = s->band.row_first_word[local], last = s->band.row_last_word[local];
     if (first > last) return;
-    const uint64_t *words = s->touched + local * s->words_per_row;
-    ptrdiff_t x0 = s->col_first + first * 64 + __builtin_ctzll(words[first]);
-    ptrdiff_t x1 = s->col_first + last * 64 + 63 - __builtin_clzll(words[last]);
+    const uint64_t *words = s->band.touched + local * s->band.words_per_row;
+    ptrdiff_t x0 = s->band.col_first + first * 64 + __builtin_ctzll(words[first]);
+    ptrdiff_t x1 = s->band.col_first + last * 64 + 63 - __builtin_clzll(words[last]);
     uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
     lamina_prefetch_write(row + (x0 < s->out_x1 - 1 ? x0 : s->out_x1 - 1));
     lamina_prefetch_write(row + (x1 < s->out_x1 - 1 ? x1 : s->out_x1 - 1));
 }
 
 void lamina_sweep_solid_nonzero(const lamina_solid_sweep *s) {
-    const ptrdiff_t col_end = s->col_first + s->row_length;
+    const ptrdiff_t col_end = s->band.col_first + s->band.row_length;
     uint8_t alpha[64];
     for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
     for (ptrdiff_t local = 0; local < s->rows; local++) {
-        int32_t *cells = s->cells + local * s->row_length - s->col_first;   // indexed by column
-        uint64_t *words = s->touched + local * s->words_per_row;
+        int32_t *cells = s->band.cells + local * s->band.row_length - s->band.col_first;   // indexed by column
+        uint64_t *words = s->band.touched + local * s->band.words_per_row;
         uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
-        ptrdiff_t first_word = s->row_first_word[local], last_word = s->row_last_word[local];
+        ptrdiff_t first_word = s->band.row_first_word[local], last_word = s->band.row_last_word[local];
         if (local + 2 < s->rows) prefetch_row(s, local + 2);
         if (first_word > last_word) continue;                 // untouched row: no coverage
-        s->row_first_word[local] = INT32_MAX;
-        s->row_last_word[local] = -1;
+        s->band.row_first_word[local] = INT32_MAX;
+        s->band.row_last_word[local] = -1;
         uint32_t sum = 0;                                     // wraps, as the Swift side's &+
-        ptrdiff_t next = s->col_first;                        // first column not yet emitted
+        ptrdiff_t next = s->band.col_first;                        // first column not yet emitted
         for (ptrdiff_t w = first_word; w <= last_word; w++) {
             uint64_t bits = words[w];
             if (bits == 0) continue;
             words[w] = 0;
             // The word's first to last touched cell as one stretch of per-pixel coverage
             // (cells between touched ones are zero, so they carry the sum unchanged).
-            ptrdiff_t first = s->col_first + w * 64 + __builtin_ctzll(bits);
-            ptrdiff_t end = s->col_first + w * 64 + 64 - __builtin_clzll(bits);
+            ptrdiff_t first = s->band.col_first + w * 64 + __builtin_ctzll(bits);
+            ptrdiff_t end = s->band.col_first + w * 64 + 64 - __builtin_clzll(bits);
             if (first > next) emit_run(s, row, next, first, sum);
             if (end - first < 8) {
                 // A short stretch (an edge's few pixels): cell, sum, coverage, blend.

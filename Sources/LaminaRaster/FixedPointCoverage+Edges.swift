@@ -110,7 +110,7 @@ extension FixedPointCoverage {
             // than a subpixel, where the per-column deposit is not used at full size.
             let perColumn = dx == 0 ? 0 : Int64(min(8_589_934_592 * dy * dy * abs(reciprocal), 4_398_046_511_104))
             edges[count] = Edge(x0: top.x, y0: top.y, x1: bottom.x, y1: bottom.y, direction: down ? 1 : -1, band: 0,
-                                slope: dx == 0 ? 0 : dx * dx * reciprocal, perColumn: perColumn)
+                                slope: dx == 0 ? 0 : dx * dx * reciprocal, per_column: perColumn)
             count += 1
             minX = min(minX, min(top.x, bottom.x))
             maxX = max(maxX, max(top.x, bottom.x))

@@ -22,21 +22,11 @@ final class FixedPointCoverage {
     static let fullCoverage = Int32(LAMINA_FULL_COVERAGE)
     /// The cell budget of one band: 128 KiB of `Int32` (32 KiB, in L1, measured slower: more bands).
     static let bandCells = 32768
+    /// The most rows a band has.
+    static let maximumBandRows = 64
 
-    /// One edge, top to bottom, in subpixels.
-    struct Edge {
-        var x0: Int32, y0: Int32, x1: Int32, y1: Int32
-        /// +1 where the edge runs down the page, −1 where it runs up.
-        var direction: Int32
-        /// The band holding the edge's first row drawn.
-        var band: Int32
-        /// dx/dy.
-        var slope: Double
-        /// What one column fully crossed within a row gains, `2³³ · |dy/dx|`: the cells' full
-        /// coverage per subpixel of height is 512, and the extra 2¹⁶ keeps the fraction through
-        /// the deposit's running sum.
-        var perColumn: Int64
-    }
+    /// One edge, top to bottom, in subpixels (C's, so the deposits read it in place).
+    typealias Edge = lamina_edge
 
     let width: Int, height: Int
     var edges: UnsafeMutablePointer<Edge>
@@ -83,10 +73,10 @@ final class FixedPointCoverage {
         cells.initialize(repeating: 0, count: cellCapacity)
         touched = .allocate(capacity: touchedCapacity)
         touched.initialize(repeating: 0, count: touchedCapacity)
-        rowFirstWord = .allocate(capacity: 64)
-        rowFirstWord.initialize(repeating: Int32.max, count: 64)
-        rowLastWord = .allocate(capacity: 64)
-        rowLastWord.initialize(repeating: -1, count: 64)
+        rowFirstWord = .allocate(capacity: Self.maximumBandRows)
+        rowFirstWord.initialize(repeating: Int32.max, count: Self.maximumBandRows)
+        rowLastWord = .allocate(capacity: Self.maximumBandRows)
+        rowLastWord.initialize(repeating: -1, count: Self.maximumBandRows)
         spanCoverage = .allocate(capacity: 64)
         spanCoverage.initialize(repeating: 0, count: 64)
     }
@@ -125,35 +115,27 @@ final class FixedPointCoverage {
         rowLength = colEnd - colFirst
         wordsPerRow = (rowLength + 63) >> 6
         bandShift = 0
-        while bandShift < 6 && rowLength << (bandShift + 1) <= Self.bandCells { bandShift += 1 }
+        while 1 << (bandShift + 1) <= Self.maximumBandRows && rowLength << (bandShift + 1) <= Self.bandCells {
+            bandShift += 1
+        }
         let bandCount = (rowEnd - rowFirst + (1 << bandShift) - 1) >> bandShift
         reserveBands(count: bandCount, rows: 1 << bandShift)
         // One band: the edges as set up. More: sorted by band, each band's run then read in order.
         let byBand = bandCount == 1 ? edges : sortEdgesByBand(count: bandCount)
         let output = (x0: max(colFirst, cx0), x1: min(colEnd, cx1))
+        var band = lamina_band(cells: cells, touched: touched, row_first_word: rowFirstWord,
+                               row_last_word: rowLastWord, col_first: colFirst, row_length: rowLength,
+                               words_per_row: wordsPerRow)
         var carried = 0
-        for band in 0..<bandCount {
-            let top = rowFirst + band << bandShift, bottom = min(top + 1 << bandShift, rowEnd)
+        for bandIndex in 0..<bandCount {
+            let top = rowFirst + bandIndex << bandShift, bottom = min(top + 1 << bandShift, rowEnd)
             let bandBottom = Int32(bottom) << Self.subpixelShift
             // Edges from bands above first, then those starting here; those going on are carried.
-            var kept = 0
-            for i in 0..<carried {
-                let edge = active[i]
-                depositRows(of: edge, bandTop: top, bandBottom: bandBottom)
-                if edge.y1 > bandBottom {
-                    active[kept] = edge
-                    kept += 1
-                }
-            }
-            let starts = bandCount == 1 ? 0..<edgeCount : Int(bandStarts[band])..<Int(bandStarts[band + 1])
-            for i in starts {
-                let edge = byBand[i]
-                depositRows(of: edge, bandTop: top, bandBottom: bandBottom)
-                if edge.y1 > bandBottom {
-                    active[kept] = edge
-                    kept += 1
-                }
-            }
+            var kept = lamina_deposit_edges(&band, active, carried, top, bandBottom, active)
+            let starts = bandCount == 1 ? 0..<edgeCount
+                : Int(bandStarts[bandIndex])..<Int(bandStarts[bandIndex + 1])
+            kept += lamina_deposit_edges(&band, byBand + starts.lowerBound, starts.count, top, bandBottom,
+                                         active + kept)
             carried = kept
             sweep(rows: top..<bottom, output: output, rule: rule, into: &sink)
         }

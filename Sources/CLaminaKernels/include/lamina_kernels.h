@@ -80,16 +80,46 @@ int32_t lamina_coverage_fixed_nonzero_vector(int32_t *cells, float *coverage, si
 /// The scalar twin of lamina_coverage_fixed_nonzero_vector, one cell at a time.
 int32_t lamina_coverage_fixed_nonzero_scalar(int32_t *cells, float *coverage, size_t count, int32_t acc);
 
-/// One band of the fast rasterizer (LaminaRaster's FixedPointCoverage) to sweep into a solid
-/// colour under the non-zero rule, with no clip mask.
-typedef struct lamina_solid_sweep {
-    /// The band's cells, `rows` rows of `row_length`, the first column `col_first`; left zero.
+/// One band of the fast rasterizer's cells (LaminaRaster's FixedPointCoverage): what the
+/// deposits fill and the sweep empties.
+typedef struct lamina_band {
+    /// The band's cells, rows of `row_length`, the first column `col_first`; zero between bands.
     int32_t *cells;
-    /// One bit per touched cell, `words_per_row` words a row; left zero.
+    /// One bit per touched cell, `words_per_row` words a row; zero between bands.
     uint64_t *touched;
-    /// Per band row, the first and last touched words (first > last: none); left empty.
+    /// Per band row, the first and last touched words (first > last: none).
     int32_t *row_first_word, *row_last_word;
     ptrdiff_t col_first, row_length, words_per_row;
+} lamina_band;
+
+/// One edge of the fast rasterizer, top to bottom, in subpixels (1/256 px).
+typedef struct lamina_edge {
+    int32_t x0, y0, x1, y1;
+    /// +1 where the edge runs down the page, −1 where it runs up.
+    int32_t direction;
+    /// The band holding the edge's first row drawn.
+    int32_t band;
+    /// dx/dy.
+    double slope;
+    /// What one column fully crossed within a row gains, 2³³ · |dy/dx| (at most 2⁴²): the
+    /// cells' full coverage per subpixel of height is 512, and the extra 2¹⁶ keeps the fraction
+    /// through the deposit's running sum.
+    int64_t per_column;
+} lamina_edge;
+
+/// Deposits the rows of `count` edges that lie in the band of canvas rows starting at
+/// `band_top` and ending at subpixel row `band_bottom` into `band`'s cells and touched bits
+/// (each row of an edge adds the exact area right of it, as differences along the row), and
+/// copies the edges that go on below the band to `carried` in order; returns how many.
+/// `carried` may be `edges` itself (the edges kept never outrun those read).
+size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, size_t count, ptrdiff_t band_top,
+                            int32_t band_bottom, lamina_edge *carried);
+
+/// One band of the fast rasterizer to sweep into a solid colour under the non-zero rule, with
+/// no clip mask.
+typedef struct lamina_solid_sweep {
+    /// The band; its cells, bits and row bounds are left zero and empty.
+    lamina_band band;
     /// The columns drawn, `out_x0 ..< out_x1` (within the target).
     ptrdiff_t out_x0, out_x1;
     /// The target row of band row 0, and how many rows the band has.
