@@ -84,7 +84,10 @@ static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
     lamina_prefetch_write(row + (x1 < s->out_x1 - 1 ? x1 : s->out_x1 - 1));
 }
 
-void lamina_sweep_solid_nonzero(const lamina_solid_sweep *s) {
+void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
+    // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
+    // their types), so its fields stay in registers instead of being read again every row.
+    const lamina_solid_sweep local_sweep = *sweep, *const s = &local_sweep;
     const ptrdiff_t col_end = s->band.col_first + s->band.row_length;
     uint8_t alpha[64];
     for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
