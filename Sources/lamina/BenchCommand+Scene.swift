@@ -41,6 +41,7 @@ extension BenchCommand {
         var costs: [FrameCost] = []
         runtime.onFrameCost = { costs.append($0) }
         let startCPU = ProcessCPUTime.seconds, startLoopCPU = ThreadCPUTime.seconds, startTime = clock.now
+        let startDamaged = runtime.damagedPixels, startCopied = display.copiedPixels
         runtime.run(exitAfter: seconds, untilSettled: false)
         let cpu = ProcessCPUTime.seconds - startCPU, elapsed = clock.now - startTime
         let loopCPU = ThreadCPUTime.seconds - startLoopCPU
@@ -61,6 +62,11 @@ extension BenchCommand {
             print(name.padded(to: 18) + String(cFormat: " %10.4f %7.4f %7.3f", s.median, s.p95, s.max))
             split[name.split(separator: " ").joined(separator: "_")] = s.dictionary
         }
+        let screen = Double(max(costs.count, 1) * display.width * display.height)
+        let damaged = Double(runtime.damagedPixels - startDamaged) / screen
+        let copied = Double(display.copiedPixels - startCopied) / screen
+        print(String(cFormat: "damage redrawn per frame: %.2f %% of the screen (mean); copied to scanout: %.2f %%",
+                     damaged * 100, copied * 100))
         for video in runtime.stats.videos ?? [] {
             print("video \(video.name ?? video.source): decoded by \(video.decoder ?? "nothing yet"), \(video.decoded) decoded, "
                   + "\(video.shown) shown, \(video.dropped) dropped, \(video.late) late")
@@ -73,6 +79,7 @@ extension BenchCommand {
         if let json {
             let object: [String: Any] = ["workload": "scene", "scene": scene, "clock": self.clock, "seconds": elapsed,
                                          "frames": costs.count, "cpu_percent": share, "loop_cpu_percent": loopShare, "frame_ms": split,
+                                         "damage_fraction": damaged, "copied_fraction": copied,
                                          "overlay_frames": runtime.overlayFrames]
             try Data(JSONDocument.encode(object)).write(to: URL(fileURLWithPath: json))
         }

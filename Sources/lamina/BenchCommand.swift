@@ -30,7 +30,8 @@ struct BenchCommand: ParsableCommand {
             the commit and presentation update of each frame timed. scene NAME|FILE.yaml: a \
             built-in scene or a scene file on a 1920x1080 dummy display for --seconds after a \
             second of warm-up: CPU per animated second (percent of a core) and each frame's cost \
-            step by step (commit, presentation, display list, paint, present). list: a full-screen \
+            step by step (commit, presentation, display list, paint, present), and the screen's \
+            share a frame redraws and copies to scanout. list: a full-screen \
             list of --rows rows (10,000 by default) flicked up and down every 1.5 s for --seconds: \
             frame cost, CPU, row layers alive and the C heap's growth. Build with -c release.
             """)
