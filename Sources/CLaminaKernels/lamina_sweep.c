@@ -54,8 +54,11 @@ static void blend_run(const lamina_solid_sweep *s, uint32_t src, uint32_t *p, si
     else for (size_t i = 0; i < count; i++) p[i] = scalar_over(src, p[i]);
 }
 
-/* Columns x0 ..< x1 of the row at `row` under the running sum's coverage (SolidColorSink.run). */
-static void emit_run(const lamina_solid_sweep *s, uint32_t *row, ptrdiff_t x0, ptrdiff_t x1, uint32_t sum) {
+/* Columns x0 ..< x1 of the row at `row` under the running sum's coverage (SolidColorSink.run).
+ * Inlined into both call sites: as a call it cost W2 and W4 about 3 % more instructions (the
+ * saved registers, and the sweep's loop state spilled around it). */
+static inline __attribute__((always_inline)) void emit_run(const lamina_solid_sweep *s, uint32_t *row, ptrdiff_t x0,
+                                                           ptrdiff_t x1, uint32_t sum) {
     uint32_t m = nonzero_alpha(sum);
     ptrdiff_t a = x0 > s->out_x0 ? x0 : s->out_x0, b = x1 < s->out_x1 ? x1 : s->out_x1;
     if (m == 0 || a >= b) return;
