@@ -76,26 +76,6 @@ static uint32_t stretch_alpha_avx2(int32_t *cells, uint8_t *alpha, size_t count,
 }
 #endif
 
-/* scalar_composite for one pixel of a short stretch. On x86-64 in one SSE2 register (every
- * x86-64 CPU has it): the pixel's four channels as 16-bit lanes, each product and its /255 one
- * instruction for all four, where the scalar step does each twice over two lanes of a word:
- * about a third of its instructions, the same pixel (the vector kernels' coverage step). */
-static inline void composite_pixel(uint32_t color, uint32_t m, uint32_t *p) {
-#if defined(__x86_64__)
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(128), by257 = _mm_set1_epi16(257);
-    __m128i source = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)color), zero);
-    __m128i target = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)*p), zero);
-    // round(x / 255) as the high half of (x + 128) · 257, exact for x ≤ 255 · 255.
-    __m128i scaled = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(source, _mm_set1_epi16((short)m)), half), by257);
-    __m128i inverse = _mm_sub_epi16(_mm_set1_epi16(255), _mm_shufflelo_epi16(scaled, 0xFF));
-    __m128i kept = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(target, inverse), half), by257);
-    // Packed back to bytes before adding: the sum wraps per pixel as the scalar step's does.
-    *p = (uint32_t)_mm_cvtsi128_si32(_mm_add_epi32(_mm_packus_epi16(scaled, zero), _mm_packus_epi16(kept, zero)));
-#else
-    scalar_composite(color, m, p);
-#endif
-}
-
 /* `count` pixels set to `color` (an opaque colour at full coverage). */
 static void fill_run(const lamina_solid_sweep *s, uint32_t *p, size_t count) {
     if (count >= 8 && s->level == 2) lamina_fill_avx512(s->color, p, count);
@@ -176,7 +156,7 @@ void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
                     sum += (uint32_t)cells[x];
                     cells[x] = 0;
                     uint32_t m = nonzero_alpha(sum);
-                    if (m != 0 && x >= s->out_x0 && x < s->out_x1) composite_pixel(s->color, m, row + x);
+                    if (m != 0 && x >= s->out_x0 && x < s->out_x1) pixel_composite(s->color, m, row + x);
                 }
             } else {
 #if defined(__x86_64__)
