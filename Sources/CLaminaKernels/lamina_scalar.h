@@ -36,6 +36,10 @@ typedef uint16_t lamina_pixel_lanes __attribute__((vector_size(8)));
  * once for all four channels, where the scalar step does each twice over two lanes of a word.
  * The same pixel for every input (Tests/aarch64/composite_twins.c, the sweep's differential). */
 static inline void pixel_composite(uint32_t src, uint32_t m, uint32_t *p) {
+    if (m >= 255 && src >> 24 == 255) {                // an opaque source at full coverage
+        *p = src;
+        return;
+    }
     const lamina_pixel_lanes half = {128, 128, 128, 128}, full = {255, 255, 255, 255};
     lamina_pixel_bytes source_bytes, target_bytes;
     memcpy(&source_bytes, &src, sizeof src);

@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void emit_run(const lamina_solid_sw
 static void blend_mask(const lamina_solid_sweep *s, const uint8_t *coverage, uint32_t *p, size_t count) {
     if (s->level == 2) lamina_blend_mask_rows_avx512(s->color, coverage, count, p, count, count, 1);
     else if (s->level == 1) lamina_blend_mask_rows_avx2(s->color, coverage, count, p, count, count, 1);
-    else for (size_t i = 0; i < count; i++) if (coverage[i]) scalar_composite(s->color, coverage[i], p + i);
+    else for (size_t i = 0; i < count; i++) if (coverage[i]) pixel_composite(s->color, coverage[i], p + i);
 }
 
 /* Warms the destination of a row's first and last touched pixels (thin shapes are all edge
