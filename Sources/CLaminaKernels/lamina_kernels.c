@@ -264,12 +264,6 @@ __attribute__((target("avx512f")))
 void lamina_fill_avx512(uint32_t color, uint32_t *row, size_t count) {
     const __m512i c = _mm512_set1_epi32((int)color);
     size_t i = 0;
-    for (; i + 64 <= count; i += 64) {          // four stores a step: the loop's overhead a quarter
-        _mm512_storeu_si512((void *)(row + i), c);
-        _mm512_storeu_si512((void *)(row + i + 16), c);
-        _mm512_storeu_si512((void *)(row + i + 32), c);
-        _mm512_storeu_si512((void *)(row + i + 48), c);
-    }
     for (; i + 16 <= count; i += 16) _mm512_storeu_si512((void *)(row + i), c);
     if (i < count) _mm512_mask_storeu_epi32(row + i, (__mmask16)((1u << (count - i)) - 1), c);
 }
@@ -282,12 +276,6 @@ void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count) {
         return;
     }
     size_t i = 0;
-    for (; i + 32 <= count; i += 32) {          // four stores a step: the loop's overhead a quarter
-        _mm256_storeu_si256((__m256i *)(row + i), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 8), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 16), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 24), c);
-    }
     for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(row + i), c);
     // The last eight pixels once more (overlapping: the same colour) instead of a scalar tail.
     if (i < count) _mm256_storeu_si256((__m256i *)(row + count - 8), c);

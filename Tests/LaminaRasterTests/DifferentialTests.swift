@@ -408,7 +408,7 @@ struct DifferentialTests {
         if Blend.hasAVX2 { kernels.append(("avx2", { lamina_fill_avx2($0, $1, $2) })) }
         if Blend.hasAVX512 { kernels.append(("avx512", { lamina_fill_avx512($0, $1, $2) })) }
         for (name, kernel) in kernels {
-            // Past two of the widest kernel's four-store steps (128 pixels), and every tail.
+            // Several whole vectors of the widest kernel (16 pixels), and every tail.
             for length in 0...140 {
                 for offset in 0...3 {
                     var row = (0..<148).map { UInt32($0) &* 0x0101_0101 }
