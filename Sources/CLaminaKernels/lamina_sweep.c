@@ -8,6 +8,9 @@
 #include "lamina_prefix.h"
 #include "lamina_scalar.h"
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* min(|sum|, full) as 0…255, rounded half up (FixedPointRule.alpha(numerator:)). */
 static inline uint32_t nonzero_alpha(uint32_t sum) {
@@ -41,8 +44,6 @@ static uint32_t stretch_alpha(int32_t *cells, uint8_t *alpha, size_t count, uint
 }
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
 /* stretch_alpha eight cells a step, on CPUs with AVX2 (the same bytes: integer sums do not
  * depend on their order). Baseline x86-64 has no 32-bit abs or unsigned min, so the SSE2 step
  * spends half its instructions on them. */
@@ -131,7 +132,8 @@ void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
     uint8_t alpha[64];
     for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
     for (ptrdiff_t local = 0; local < s->rows; local++) {
-        int32_t *cells = s->band.cells + local * s->band.row_length - s->band.col_first;   // indexed by column
+        // The row's cells, indexed by column.
+        int32_t *cells = s->band.cells + local * s->band.row_length - s->band.col_first;
         uint64_t *words = s->band.touched + local * s->band.words_per_row;
         uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
         ptrdiff_t first_word = s->band.row_first_word[local], last_word = s->band.row_last_word[local];
@@ -140,7 +142,7 @@ void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
         s->band.row_first_word[local] = INT32_MAX;
         s->band.row_last_word[local] = -1;
         uint32_t sum = 0;                                     // wraps, as the Swift side's &+
-        ptrdiff_t next = s->band.col_first;                        // first column not yet emitted
+        ptrdiff_t next = s->band.col_first;                   // first column not yet emitted
         for (ptrdiff_t w = first_word; w <= last_word; w++) {
             uint64_t bits = words[w];
             if (bits == 0) continue;
