@@ -28,6 +28,7 @@ static inline void scalar_composite(uint32_t src, uint32_t m, uint32_t *p) {
     if (m >= 255) *p = src >> 24 == 255 ? src : scalar_over(src, *p);
     else *p = scalar_over(scalar_scale(src, m), *p);
 }
+
 typedef uint8_t lamina_pixel_bytes __attribute__((vector_size(4)));
 typedef uint16_t lamina_pixel_lanes __attribute__((vector_size(8)));
 
