@@ -79,9 +79,7 @@ extension FixedPointCoverage {
         case .avx512: 2
         }
         var band = lamina_solid_sweep(
-            band: lamina_band(cells: cells, touched: touched, row_first_word: rowFirstWord,
-                              row_last_word: rowLastWord, col_first: colFirst, row_length: rowLength,
-                              words_per_row: wordsPerRow),
+            band: band,
             out_x0: output.x0, out_x1: output.x1, y0: rows.lowerBound, rows: rows.count,
             pixels: sink.base, stride: sink.stride, color: sink.color, level: level)
         lamina_sweep_solid_nonzero(&band)

@@ -123,9 +123,7 @@ final class FixedPointCoverage {
         // One band: the edges as set up. More: sorted by band, each band's run then read in order.
         let byBand = bandCount == 1 ? edges : sortEdgesByBand(count: bandCount)
         let output = (x0: max(colFirst, cx0), x1: min(colEnd, cx1))
-        var band = lamina_band(cells: cells, touched: touched, row_first_word: rowFirstWord,
-                               row_last_word: rowLastWord, col_first: colFirst, row_length: rowLength,
-                               words_per_row: wordsPerRow)
+        var band = self.band
         var carried = 0
         for bandIndex in 0..<bandCount {
             let top = rowFirst + bandIndex << bandShift, bottom = min(top + 1 << bandShift, rowEnd)
@@ -139,6 +137,12 @@ final class FixedPointCoverage {
             carried = kept
             sweep(rows: top..<bottom, output: output, rule: rule, into: &sink)
         }
+    }
+
+    /// The current shape's band storage, as the C deposits and sweep take it.
+    var band: lamina_band {
+        lamina_band(cells: cells, touched: touched, row_first_word: rowFirstWord, row_last_word: rowLastWord,
+                    col_first: colFirst, row_length: rowLength, words_per_row: wordsPerRow)
     }
 
     /// Doubles the edge storage, keeping the first `count` edges.
