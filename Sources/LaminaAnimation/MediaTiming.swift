@@ -51,6 +51,7 @@ public struct MediaTiming: Hashable, Sendable {
     }
 
     /// The layer-time instant at which the active interval ends.
+    @inline(__always)
     public var endTime: Double {
         speed == 0 ? .infinity : beginTime + activeDuration / abs(speed)
     }
@@ -92,7 +93,10 @@ public struct MediaTiming: Hashable, Sendable {
 
     private func phase(localTime t: Double, cycle: Double) -> Phase {
         guard cycle > 0 else { return Phase(simpleTime: 0, fraction: 1, iteration: 0) }
-        return folded(Self.flooredModulo(t, cycle), iteration: (t / cycle).rounded(.down))
+        // `flooredModulo(t, cycle)` with its quotient's floor kept as the iteration: one
+        // division and one floor where the two took two of each (every animation, every frame).
+        let iteration = (t / cycle).rounded(.down)
+        return folded(Self.wrapped(t - cycle * iteration, cycle), iteration: iteration)
     }
 
     private func folded(_ cycleTime: Double, iteration: Double) -> Phase {
@@ -102,7 +106,12 @@ public struct MediaTiming: Hashable, Sendable {
     }
 
     static func flooredModulo(_ a: Double, _ b: Double) -> Double {
-        let r = a - b * (a / b).rounded(.down)
-        return r < 0 ? r + b : (r >= b ? r - b : r)
+        wrapped(a - b * (a / b).rounded(.down), b)
+    }
+
+    /// `a − b·⌊a / b⌋` brought into [0, b) where rounding left it just outside.
+    @inline(__always)
+    private static func wrapped(_ r: Double, _ b: Double) -> Double {
+        r < 0 ? r + b : (r >= b ? r - b : r)
     }
 }

@@ -14,9 +14,10 @@ public struct TimingFunction: Sendable, CustomStringConvertible {
     /// The name of a named curve, nil for a custom one.
     public let name: String?
 
-    /// A curve through the control points (`x1`, `y1`) and (`x2`, `y2`); x is clamped to 0…1.
+    /// A curve through the control points (`x1`, `y1`) and (`x2`, `y2`); x is clamped to 0…1,
+    /// which keeps x(s) rising, so every progress has one solution.
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
-        self.init(x1, y1, x2, y2, name: nil)
+        self.init(min(max(x1, 0), 1), y1, min(max(x2, 0), 1), y2, name: nil)
     }
 
     private init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, name: String?) {

@@ -1,4 +1,5 @@
 import LaminaAnimation
+import LaminaGeometry
 
 /// One animation attached to a layer, with what the commit resolved for it. A reference,
 /// so evaluating thousands of animations every frame never copies them.
@@ -50,6 +51,8 @@ final class AnimationEntry {
     /// of `Layer` (no keyframes, no accumulation, not additive, no value function): the ends
     /// as lanes and how to write them (`PlainLanes`).
     private(set) var plain: (from: SIMD4<Double>, to: SIMD4<Double>, writer: LaneWriter<Layer.Properties>)?
+    /// The same for an affine transform into `Layer`'s stored transform: how to write it.
+    private(set) var plainTransform: TransformWriter<Layer.Properties>?
     // `ends` kept as two plain values: an optional tuple of enums is copied and destroyed
     // through generic witnesses, many times the cost of the interpolation.
     private var from = AnimatableValue.scalar(0)
@@ -101,8 +104,14 @@ final class AnimationEntry {
 
     private func takePlainEvaluation() {
         plain = nil
-        guard hasEnds, !hasKeyframes, !isCumulative, !isAdditive, valueFunction == nil, let layerPropertyIndex,
-              let writer = Layer.layerProperties.laneWriter(atIndex: layerPropertyIndex),
+        plainTransform = nil
+        guard hasEnds, !hasKeyframes, !isCumulative, !isAdditive, valueFunction == nil, let layerPropertyIndex
+        else { return }
+        if affine != nil {
+            plainTransform = Layer.layerProperties.transformWriter(atIndex: layerPropertyIndex)
+            return
+        }
+        guard let writer = Layer.layerProperties.laneWriter(atIndex: layerPropertyIndex),
               let a = PlainLanes(from), let b = PlainLanes(to), a.kind == writer.kind, b.kind == writer.kind
         else { return }
         plain = (a.values, b.values, writer)
@@ -114,6 +123,14 @@ final class AnimationEntry {
     func lanes(at time: Double, from: SIMD4<Double>, to: SIMD4<Double>) -> SIMD4<Double>? {
         guard isCommitted, let phase = timing.phase(at: time) else { return nil }
         return from + (to - from) * progress(for: phase)
+    }
+
+    /// A plain transform animation's transform at layer time `time`, or nil where it does not
+    /// apply: what `value(at:underlying:)` gives, unwrapped.
+    @inline(__always)
+    func affineTransform(at time: Double) -> Transform3D? {
+        guard isCommitted, let affine, let phase = timing.phase(at: time) else { return nil }
+        return affine.transform(at: progress(for: phase))
     }
 
     /// The eased progress for a phase: the spring or the decay in seconds, else the timing function

@@ -429,15 +429,17 @@ open class Layer {
     }
 
     /// Makes last frame's copy what `makePresentationCopy()` and `preparePresentationCopy(of:)`
-    /// make of a plain layer, releasing the copies it held (so they too may be reused).
+    /// make of a plain layer, releasing the copies it held (so they too may be reused). Its
+    /// superlayer is left for the walk to set (the parent's copy adopts it; a mask's is
+    /// cleared), and each field is written only when it changes: every write of a weak
+    /// reference, a name or a tuple costs runtime calls, for each animating layer each frame.
     final func refreshPresentationCopy(of model: Layer) {
         properties = model.properties
-        name = model.name
-        sublayers = []
-        superlayer = nil
-        maskLayer = nil
-        transitionFrame = nil
-        drawingCache = nil
+        if name != model.name { name = model.name }
+        if !sublayers.isEmpty { sublayers = [] }
+        if maskLayer != nil { maskLayer = nil }
+        if transitionFrame != nil { transitionFrame = nil }
+        if drawingCache != nil { drawingCache = nil }
     }
 
     /// A replicator's extra instance: drawn in its space, not one of its sublayers.

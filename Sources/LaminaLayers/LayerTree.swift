@@ -123,7 +123,7 @@ public final class LayerTree {
         }
         let time = layer.localTime(fromSuperlayerTime: parentTime)
         let rate = parentRate * layer.speed
-        if !isInstance {
+        if !isInstance && !layer.pendingCallbacks.isEmpty {
             callbacks.append(contentsOf: layer.pendingCallbacks)
             layer.pendingCallbacks.removeAll()
         }
@@ -136,38 +136,22 @@ public final class LayerTree {
         }
         var finishedIndices: [Int] = []
         let table = Layer.layerProperties    // read once: each read of a global `let` calls swift_once
-        for (i, entry) in layer.animations.entries.enumerated() {
-            guard entry.isCommitted else { running = true; continue }
-            if entry.isTransition {
-                if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
-                    copy.transitionFrame = (snapshot, entry.transition!, p)
-                }
-            } else if entry.hasChildren {
-                for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
-                    copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
-                }
-            } else if let plain = entry.plain, copy.writesLayerPropertiesInPlace {
-                if let lanes = entry.lanes(at: time, from: plain.from, to: plain.to) {
-                    plain.writer.write(lanes, into: &copy.properties)
-                }
-            } else if case let keyPath = entry.keyPath,
-                      let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
-                if let index = entry.layerPropertyIndex, copy.writesLayerPropertiesInPlace {
-                    _ = table.write(value, atIndex: index, in: &copy.properties)
-                } else {
-                    copy.applyAnimatedValue(value, forKeyPath: keyPath)
-                }
-                if let angle = entry.rotation(at: time) {
-                    // Turned along the path, before the layer's own transform (rule 26).
-                    copy.applyAnimatedValue(.transform(copy.transform.rotated(by: angle, x: 0, y: 0, z: 1)), forKeyPath: "transform")
-                }
-            }
-            if !entry.hasFinished && !isInstance {
-                let speed = entry.timing.speed
-                if speed != 0 && time >= entry.endTime {
-                    finishedIndices.append(i)
-                } else if speed != 0 && rate != 0 {
-                    running = true
+        let writesInPlace = copy.writesLayerPropertiesInPlace
+        // Each entry unretained, as the array's buffer holds them all for the loop: a retain
+        // and a release for each of ten thousand animations were a tenth of the frame.
+        layer.animations.entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices {
+                Unmanaged.passUnretained(entries[i])._withUnsafeGuaranteedRef { entry in
+                    guard entry.isCommitted else { running = true; return }
+                    apply(entry, to: copy, at: time, writesInPlace: writesInPlace, table: table)
+                    if !entry.hasFinished && !isInstance {
+                        let speed = entry.timing.speed
+                        if speed != 0 && time >= entry.endTime {
+                            finishedIndices.append(i)
+                        } else if speed != 0 && rate != 0 {
+                            running = true
+                        }
+                    }
                 }
             }
         }
@@ -185,8 +169,10 @@ public final class LayerTree {
                          isInstance: isInstance)
         })
         if let mask = layer.maskLayer {
-            copy.maskLayer = presentation(of: mask, parentTime: time, parentRate: rate, callbacks: &callbacks,
-                                          running: &running, isInstance: isInstance)
+            let maskCopy = presentation(of: mask, parentTime: time, parentRate: rate, callbacks: &callbacks,
+                                        running: &running, isInstance: isInstance)
+            maskCopy.superlayer = nil   // a reused copy may have been a sublayer's
+            copy.maskLayer = maskCopy
         }
         if let replicator = layer as? ReplicatorLayer, let replicatorCopy = copy as? ReplicatorLayer {
             // Instance i shows the sublayers as they were i · instanceDelay earlier.
@@ -200,14 +186,49 @@ public final class LayerTree {
             }
         }
         if !isInstance {
-            layer.presentationLayer = copy
+            if layer.presentationLayer !== copy { layer.presentationLayer = copy }   // a reused copy is already there
             layer.needsPresentation = false
             // A copy that showed an animation ending now is not kept: the next frame shows
             // the model without it (rule 10).
-            layer.presentsStatically = finishedIndices.isEmpty && layer.animations.entries.isEmpty && layer.pendingCallbacks.isEmpty
-                && layer.sublayers.allSatisfy(\.presentsStatically) && (layer.maskLayer?.presentsStatically ?? true)
+            layer.presentsStatically = layer.animations.entries.isEmpty && finishedIndices.isEmpty && layer.pendingCallbacks.isEmpty
+                && layer.sublayers.allSatisfy { $0.presentsStatically } && (layer.maskLayer?.presentsStatically ?? true)
         }
         return copy
+    }
+
+    /// Writes a committed animation's value at layer time `time` into the presentation copy:
+    /// a transition's frame, a group's children, or the animated property (with a path's turn).
+    @inline(__always)
+    private func apply(_ entry: AnimationEntry, to copy: Layer, at time: Double, writesInPlace: Bool,
+                       table: PropertyTable<Layer.Properties>) {
+        if entry.isTransition {
+            if let p = entry.transitionProgress(at: time), let snapshot = entry.snapshot {
+                copy.transitionFrame = (snapshot, entry.transition!, p)
+            }
+        } else if entry.hasChildren {
+            for (childKeyPath, value) in entry.childValues(at: time, underlying: { copy.value(forKeyPath: $0) }) {
+                copy.applyAnimatedValue(value, forKeyPath: childKeyPath)
+            }
+        } else if let plain = entry.plain, writesInPlace {
+            if let lanes = entry.lanes(at: time, from: plain.from, to: plain.to) {
+                plain.writer.write(lanes, into: &copy.properties)
+            }
+        } else if let writer = entry.plainTransform, writesInPlace {
+            if let transform = entry.affineTransform(at: time) {
+                writer.write(transform, into: &copy.properties)
+            }
+        } else if case let keyPath = entry.keyPath,
+                  let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
+            if let index = entry.layerPropertyIndex, writesInPlace {
+                _ = table.write(value, atIndex: index, in: &copy.properties)
+            } else {
+                copy.applyAnimatedValue(value, forKeyPath: keyPath)
+            }
+            if let angle = entry.rotation(at: time) {
+                // Turned along the path, before the layer's own transform (rule 26).
+                copy.applyAnimatedValue(.transform(copy.transform.rotated(by: angle, x: 0, y: 0, z: 1)), forKeyPath: "transform")
+            }
+        }
     }
 
     /// The copy `layer` showed last frame, made ready to be written again as a fresh copy

@@ -75,6 +75,8 @@ struct AnimatableProperty<Storage>: Sendable {
     let write: @Sendable (inout Storage, AnimatableValue) -> Bool
     /// For a stored field of a lane kind, its lanes written in place (`LaneWriter`).
     var laneWriter: LaneWriter<Storage>? = nil
+    /// For a stored transform field, a transform written in place (`TransformWriter`).
+    var transformWriter: TransformWriter<Storage>? = nil
 
     /// A stored field, read and written as itself.
     @inline(__always)
@@ -87,6 +89,14 @@ struct AnimatableProperty<Storage>: Sendable {
     static func field<Value: PlainAnimatable>(_ field: WritableKeyPath<Storage, Value> & Sendable) -> Self {
         var property = stored(field)
         property.laneWriter = LaneWriter(field)
+        return property
+    }
+
+    /// A stored transform field: also written in place.
+    @inline(__always)
+    static func field(_ field: WritableKeyPath<Storage, Transform3D> & Sendable) -> Self {
+        var property = stored(field)
+        property.transformWriter = TransformWriter(field)
         return property
     }
 
@@ -155,6 +165,11 @@ struct PropertyTable<Storage>: Sendable {
     /// The lane writer of the property at `index`, if it has one.
     func laneWriter(atIndex index: Int) -> LaneWriter<Storage>? {
         properties[index].laneWriter
+    }
+
+    /// The transform writer of the property at `index`, if it has one.
+    func transformWriter(atIndex index: Int) -> TransformWriter<Storage>? {
+        properties[index].transformWriter
     }
 
     /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the

@@ -140,6 +140,16 @@ struct TimingFunctionTests {
         #expect(!TimingFunction.easeOut(1e-9).isNaN)
     }
 
+    @Test("control points' x is clamped to 0…1, as documented: x(s) then rises, one solution per progress")
+    func clampedControlPoints() {
+        let f = TimingFunction(controlPoints: -0.5, 0.2, 1.5, 0.8)
+        #expect(f.x1 == 0 && f.y1 == 0.2 && f.x2 == 1 && f.y2 == 0.8)
+        let same = TimingFunction(controlPoints: 0, 0.2, 1, 0.8)
+        for i in 0...20 {
+            #expect(f(Double(i) / 20) == same(Double(i) / 20))
+        }
+    }
+
     @Test("solved values match an independent bisection to 1e-10, and ease-in-out is symmetric")
     func precision() {
         for f in [TimingFunction.default, .easeIn, .easeOut, .easeInEaseOut, TimingFunction(controlPoints: 0.1, 0.9, 0.2, 1)] {

@@ -17,7 +17,8 @@ private final class OwnLayer: Layer {
 @Suite("Plain animations as lanes (decision 129)")
 struct PlainAnimationTests {
     static let keyPaths = ["position", "position.x", "position.y", "bounds", "bounds.size", "anchorPoint", "opacity",
-                           "zPosition", "backgroundColor", "borderColor", "cornerRadius", "shadowOffset", "shadowOpacity"]
+                           "zPosition", "backgroundColor", "borderColor", "cornerRadius", "shadowOffset", "shadowOpacity",
+                           "transform"]
 
     func value(like current: AnimatableValue, _ n: inout SeededNumbers) -> AnimatableValue {
         switch current {
@@ -26,11 +27,13 @@ struct PlainAnimationTests {
         case .size: .size(Size(width: n.next(0, 300), height: n.next(0, 300)))
         case .rect: .rect(Rect(x: n.next(-9, 9), y: n.next(-9, 9), width: n.next(0, 400), height: n.next(0, 400)))
         case .color: .color(Color(red: n.next(0, 1), green: n.next(0, 1), blue: n.next(0, 1), alpha: n.next(0, 1)))
+        case .transform: .transform(Transform3D(AffineTransform.identity.translatedBy(x: n.next(-90, 90), y: n.next(-90, 90))
+            .rotated(by: n.next(-4, 4)).scaledBy(x: n.next(0.2, 3), y: n.next(0.2, 3))))
         default: current
         }
     }
 
-    @Test("a number, point, size, rectangle or colour animated as lanes shows exactly what the general path shows", arguments: 0..<4)
+    @Test("a number, point, size, rectangle or colour animated as lanes, or an affine transform written in place, shows exactly what the general path shows", arguments: 0..<4)
     func lanesEqualGeneralPath(seed: UInt64) throws {
         var n = SeededNumbers(state: seed &* 7919 &+ 17)
         let curves: [TimingFunction?] = [nil, .easeIn, .easeOut, .easeInEaseOut, .default,
@@ -65,11 +68,13 @@ struct PlainAnimationTests {
         }
         plainTree.commit(at: 0)
         ownTree.commit(at: 0)
-        // The lane path is taken for every animation of a layer of Lamina's own kind but those
-        // from or to no colour (which switch, not interpolate): else this compares nothing.
+        // The lane or transform path is taken for every animation of a layer of Lamina's own
+        // kind but those from or to no colour (which switch, not interpolate): else this
+        // compares nothing.
         let entries = pairs.flatMap { $0.0.animations.entries }
-        let general = entries.filter { $0.plain == nil }
+        let general = entries.filter { $0.plain == nil && $0.plainTransform == nil }
         #expect(entries.count - general.count > 100)
+        #expect(entries.filter { $0.plainTransform != nil }.count > 5)
         #expect(general.allSatisfy { entry in entry.ends.map { [$0.from, $0.to].contains(.color(nil)) } ?? false })
         for frame in 0..<200 {
             let t = Double(frame) / 60

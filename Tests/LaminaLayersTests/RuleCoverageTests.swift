@@ -84,6 +84,30 @@ struct RuleCoverageTests {
         #expect(layer.presentation() === settled)
     }
 
+    @Test("a copy rewritten in place points at its superlayer's copy after the layer moves, and a mask's at none (decision 129)")
+    func rewrittenCopySuperlayer() throws {
+        let root = Layer(), a = Layer(), b = Layer(), moving = Layer()
+        root.addSublayer(a)
+        root.addSublayer(b)
+        a.addSublayer(moving)
+        let tree = LayerTree(root: root)
+        moving.add(BasicAnimation(keyPath: "opacity", to: .scalar(0), duration: 10), forKey: "fade")
+        tree.commit(at: 0)
+        tree.updatePresentation(at: 0.1)
+        weak var copy = moving.presentation()
+        #expect(copy != nil && copy?.superlayer === a.presentation())
+        b.addSublayer(moving)
+        tree.commit(at: 0.2)
+        tree.updatePresentation(at: 0.2)
+        #expect(moving.presentation() === copy && copy?.superlayer === b.presentation())
+        moving.removeFromSuperlayer()
+        b.mask = moving
+        tree.commit(at: 0.3)
+        tree.updatePresentation(at: 0.3)
+        #expect(moving.presentation() === copy && b.presentation()?.mask === copy)
+        #expect(copy != nil && copy?.superlayer == nil)
+    }
+
     @Test("layer and shape layer defaults (rules 48, 60)")
     func drawingDefaults() {
         let l = Layer()
