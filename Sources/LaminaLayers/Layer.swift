@@ -51,9 +51,9 @@ open class Layer {
     /// The layers drawn in this layer's space, back to front before `zPosition` ordering.
     @exclusivity(unchecked) public internal(set) var sublayers: [Layer] = []
     /// The layer this one is a sublayer of, if any.
-    public internal(set) weak var superlayer: Layer?
+    @exclusivity(unchecked) public internal(set) weak var superlayer: Layer?
     /// An optional name, for debugging and lookup.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     /// Set on presentation copies: the model layer they show.
     private weak var modelLayer: Layer?
