@@ -48,8 +48,9 @@ indirect enum DisplayOperation {
     /// Draws a text layer's lines.
     case text(TextSource, color: Color, toTarget: Transform3D)
     /// A layer's shadow: its silhouette filled, blurred by about `radius` target pixels and
-    /// placed at `offset` (both in the layer's units).
-    case shadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform)
+    /// placed at `offset` (both in the layer's units). `covered`, in the layer's space, is
+    /// wholly covered by the opaque background drawn next: the shadow is not composited there.
+    case shadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform, covered: Rect?)
     /// `operations` that draw nothing outside `box` (target pixels): a kept subtree's
     /// drawing, skipped whole when the clip (the damage) misses the box.
     case bounded([DisplayOperation], box: PixelRect)

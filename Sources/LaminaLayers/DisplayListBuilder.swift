@@ -227,19 +227,29 @@ struct DisplayListBuilder {
         operations.append(.masked(content, mask: maskOperations, box: box))
     }
 
+    /// What a rounded rectangle's fill covers wholly, as one rectangle: the bounds inset to
+    /// where the corners' quarter circles cross their diagonals.
+    static func interior(of bounds: Rect, cornerRadius radius: Double) -> Rect {
+        let inset = radius * (1 - 0.5.squareRoot())
+        return bounds.insetBy(dx: inset, dy: inset)
+    }
+
     private mutating func appendUnmasked(_ layer: Layer, _ place: Place, alpha: Double, own: Double,
                                          into operations: inout [DisplayOperation]) {
         let bounds = layer.bounds
         let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
         let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
         let toTarget = place.toTarget
+        let background = layer.backgroundColor.map { shade($0, alpha) }
         if layer.shadowOpacity > 0, let color = layer.shadowColor, toTarget.isAffine {
+            let covered = background.flatMap { $0.alpha >= 1 ? Self.interior(of: bounds, cornerRadius: radius) : nil }
             operations.append(.shadow(silhouette: layer.shadowPath ?? layer.kindSilhouette ?? outline,
                                       color: shade(color, alpha * min(layer.shadowOpacity, 1)),
-                                      radius: layer.shadowRadius, offset: layer.shadowOffset, toTarget: toTarget.affineTransform))
+                                      radius: layer.shadowRadius, offset: layer.shadowOffset, toTarget: toTarget.affineTransform,
+                                      covered: covered))
         }
-        if let background = layer.backgroundColor {
-            operations.append(.fill(outline, color: shade(background, alpha), rule: .nonZero, toTarget: toTarget))
+        if let background {
+            operations.append(.fill(outline, color: background, rule: .nonZero, toTarget: toTarget))
         }
         var inside: [DisplayOperation] = []
         if layer.masksToBounds { clips.append(radius > 0 ? nil : Self.pixelRect(bounds, place)) }

@@ -115,8 +115,9 @@ public final class Renderer {
                 canvas.fill(path, gradient: gradient, transform: toTarget)
             case .text(let source, let color, let toTarget):
                 drawText(source.layer, color: color, toDevice: toTarget, canvas: canvas)
-            case .shadow(let silhouette, let color, let radius, let offset, let toTarget):
-                drawShadow(silhouette: silhouette, color: color, radius: radius, offset: offset, toTarget: toTarget, canvas: canvas)
+            case .shadow(let silhouette, let color, let radius, let offset, let toTarget, let covered):
+                drawShadow(silhouette: silhouette, color: color, radius: radius, offset: offset, toTarget: toTarget,
+                           covered: covered, canvas: canvas)
             case .bounded(let inside, let box):
                 if !box.intersection(canvas.clipBounds).isEmpty { paint(inside, on: canvas) }
             case .clipped(let inside, let path, let toTarget):

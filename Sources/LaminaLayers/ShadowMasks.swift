@@ -62,9 +62,11 @@ extension Renderer {
     /// composited in the shadow's colour at the offset under the layer. A blur of zero is
     /// the silhouette filled. The mask is placed at the nearest whole pixel when the blur is
     /// 4 px or more (a shift of at most half a pixel under a blur that wide), at the nearest
-    /// quarter pixel below, so a moving layer reuses its shadow.
+    /// quarter pixel below, so a moving layer reuses its shadow. Where `covered` (in the
+    /// layer's space, under an axis-aligned placement) takes whole pixels, the shadow is left
+    /// out: the opaque background drawn next paints them whatever is under it.
     func drawShadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform,
-                    canvas: Canvas) {
+                    covered: Rect? = nil, canvas: Canvas) {
         let scale = max((toTarget.a * toTarget.a + toTarget.b * toTarget.b).squareRoot(), 1e-9)
         let blur = min(max(Int(saturating: (radius * scale).rounded()), 0), Renderer.maximumShadowBlur)
         let placed = toTarget.concatenating(AffineTransform(translationX: offset.width * scale, y: offset.height * scale))
@@ -103,6 +105,19 @@ extension Renderer {
             mask.blur(radius: blur)
             return mask
         }
-        canvas.draw(mask, at: (region.x0 + dx, region.y0 + dy), color: color)
+        canvas.draw(mask, at: (region.x0 + dx, region.y0 + dy), color: color,
+                    excluding: covered.map { Self.wholePixels(inside: $0, toTarget: toTarget) } ?? PixelRect(width: 0, height: 0))
+    }
+
+    /// The pixels `rect` mapped by `toTarget` takes whole, less one on each side (the outline
+    /// is filled as a flattened polygon, whose chords lie inside its arcs by up to the
+    /// flattening tolerance); empty unless `toTarget` keeps rectangles upright.
+    static func wholePixels(inside rect: Rect, toTarget: AffineTransform) -> PixelRect {
+        guard toTarget.b == 0, toTarget.c == 0 else { return PixelRect(width: 0, height: 0) }
+        let r = toTarget.apply(to: rect)
+        guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return PixelRect(width: 0, height: 0) }
+        let inner = PixelRect(x0: Int(saturating: r.minX.rounded(.up)) + 1, y0: Int(saturating: r.minY.rounded(.up)) + 1,
+                              x1: Int(saturating: r.maxX.rounded(.down)) - 1, y1: Int(saturating: r.maxY.rounded(.down)) - 1)
+        return inner.isEmpty ? PixelRect(width: 0, height: 0) : inner
     }
 }

@@ -232,6 +232,25 @@ public final class Canvas {
         }
     }
 
+    /// The same, leaving the pixels of `hole` untouched when no clip mask is set: what an
+    /// opaque shape drawn next paints whatever is under it (a shadow under its card). Under a
+    /// clip mask the shape's edge blends with what is under it, so the mask is drawn whole.
+    public func draw(_ mask: AlphaMask, at origin: (x: Int, y: Int), color: Color, excluding hole: PixelRect) {
+        let box = PixelRect(x0: origin.x, y0: origin.y, x1: origin.x + mask.width, y1: origin.y + mask.height)
+        let h = hole.intersection(box)
+        guard !h.isEmpty, clipMask == nil else { return draw(mask, at: origin, color: color) }
+        let around = [PixelRect(x0: box.x0, y0: box.y0, x1: box.x1, y1: h.y0),    // above
+                      PixelRect(x0: box.x0, y0: h.y1, x1: box.x1, y1: box.y1),    // below
+                      PixelRect(x0: box.x0, y0: h.y0, x1: h.x0, y1: h.y1),        // left
+                      PixelRect(x0: h.x1, y0: h.y0, x1: box.x1, y1: h.y1)]        // right
+        let whole = clipState.rect
+        defer { clipState.rect = whole }
+        for part in around where !part.isEmpty {
+            clipState.rect = whole.intersection(part)
+            draw(mask, at: origin, color: color)
+        }
+    }
+
     /// `width` x `height` coverage values composited in `pixel` at `(x, y)`, clipped.
     private func blit(_ coverage: UnsafeBufferPointer<UInt8>, width: Int, height: Int, x: Int, y: Int, pixel: UInt32) {
         guard pixel >> 24 != 0, width > 0, height > 0 else { return }

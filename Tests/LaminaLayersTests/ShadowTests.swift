@@ -1,3 +1,4 @@
+import LaminaTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,39 @@ struct ShadowTests {
         #expect(buffer[55, 20] >> 16 & 0xFF > 0 && buffer[55, 20] >> 16 & 0xFF < 128)   // blurred: below full
         #expect(buffer[15, 20] == 0xFFFF_FFFF)                               // the card itself
         #expect(buffer[75, 20] == 0xFF00_0000)                               // beyond the blur
+    }
+
+    @Test("a shadow left out where the opaque background drawn next covers it gives the same pixels as one drawn whole", arguments: [Canvas.Pipeline.fast, .reference])
+    func coveredShadowSamePixels(pipeline: Canvas.Pipeline) {
+        var n = SeededNumbers(state: 29)
+        var holes = 0
+        for round in 0..<60 {
+            let bounds = Rect(x: 0, y: 0, width: n.next(6, 90), height: n.next(6, 70))
+            let radius = round % 3 == 1 ? 0 : n.next(0, min(bounds.width, bounds.height) / 2)
+            let scale = n.next(0.5, 2.5)
+            let toTarget = AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: n.next(-20, 120), ty: n.next(-20, 80))
+            let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
+            let covered = DisplayListBuilder.interior(of: bounds, cornerRadius: radius)
+            if !Renderer.wholePixels(inside: covered, toTarget: toTarget).isEmpty { holes += 1 }
+            let shadowColor = Color(red: n.next(0, 1), green: n.next(0, 1), blue: n.next(0, 1), alpha: n.next(0.1, 1))
+            let card = Color(red: n.next(0, 1), green: n.next(0, 1), blue: n.next(0, 1), alpha: 1)
+            let blur = [0.0, 1.5, 3, 8, 14][round % 5]
+            let offset = Size(width: n.next(-12, 12), height: n.next(-12, 12))
+            let clip = round % 3 == 0 ? Path(roundedRect: Rect(x: n.next(0, 40), y: n.next(0, 30), width: 90, height: 60), cornerRadius: 17) : nil
+            var pixels: [[UInt32]] = []
+            for hole in [covered, nil] {
+                let buffer = PixelBuffer(width: 160, height: 110)
+                for y in 0..<110 { for x in 0..<160 { buffer[x, y] = 0xFF00_0000 | UInt32(x &* 37 &+ y &* 11) & 0xFF_FFFF } }
+                let canvas = Canvas(target: buffer)
+                canvas.pipeline = pipeline
+                if let clip { canvas.clip(to: clip) }
+                Renderer().paint([.shadow(silhouette: outline, color: shadowColor, radius: blur, offset: offset, toTarget: toTarget, covered: hole),
+                                  .fill(outline, color: card, rule: .nonZero, toTarget: Transform3D(toTarget))], on: canvas)
+                pixels.append((0..<110).flatMap { y in (0..<160).map { x in buffer[x, y] } })
+            }
+            #expect(pixels[0] == pixels[1], "round \(round): \(bounds), radius \(radius), scale \(scale)")
+        }
+        #expect(holes > 30)                                        // else this compares nothing
     }
 }
 
