@@ -40,7 +40,13 @@ public final class PixelBuffer {
         self.width = width
         self.height = height
         self.stride = rowPixels
-        pixels = .allocate(capacity: max(rowPixels * height, 1))
+        let count = max(rowPixels * height, 1)
+        // On a cache line: a large allocation from malloc starts 16 bytes into its page, so
+        // every 64-byte vector load and store of a row whose length is whole cache lines
+        // (1920 pixels) would straddle two lines.
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<UInt32>.stride,
+                                                      alignment: PixelBuffer.alignment)
+        pixels = UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt32.self, capacity: count), count: count)
         if zeroed { pixels.initialize(repeating: 0) }
         release = nil
     }
@@ -63,8 +69,11 @@ public final class PixelBuffer {
     }
 
     deinit {
-        if let release { release() } else { pixels.deallocate() }
+        if let release { release() } else { UnsafeMutableRawPointer(pixels.baseAddress!).deallocate() }
     }
+
+    /// Bytes the pixels of a buffer that allocates its own are aligned to: a cache line.
+    static let alignment = 64
 
     /// The whole buffer as a rectangle at the origin.
     public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }

@@ -18,6 +18,16 @@ struct PixelTests {
         #expect(PixelRect(width: 3, height: 2) == PixelRect(x0: 0, y0: 0, x1: 3, y1: 2))
     }
 
+    @Test("a buffer's own pixels start on a cache line, whatever its size (64-byte vector rows never straddle two lines)")
+    func cacheLineAligned() {
+        for (w, h) in [(1920, 1080), (1, 1), (37, 23), (0, 5), (4096, 3)] {
+            let buffer = PixelBuffer(width: w, height: h)
+            #expect(UInt(bitPattern: buffer.pixels.baseAddress!) % 64 == 0, "\(w)x\(h)")
+            let uncleared = PixelBuffer(unclearedWidth: w, height: h)
+            #expect(UInt(bitPattern: uncleared.pixels.baseAddress!) % 64 == 0, "\(w)x\(h), uncleared")
+        }
+    }
+
     @Test("a padded buffer: fills clip to the buffer and leave the padding alone; a copy is tight")
     func paddedBuffer() {
         let buffer = PixelBuffer(width: 3, height: 2, stride: 5)
