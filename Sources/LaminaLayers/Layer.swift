@@ -428,30 +428,6 @@ open class Layer {
         modelLayer = model
     }
 
-    /// Makes last frame's copy what `makePresentationCopy()` and `preparePresentationCopy(of:)`
-    /// make of a plain layer, releasing the copies it held (so they too may be reused). Its
-    /// superlayer is left for the walk to set (the parent's copy adopts it; a mask's is
-    /// cleared), and each field is written only when it changes: every write of a weak
-    /// reference, a name or a tuple costs runtime calls, for each animating layer each frame.
-    final func refreshPresentationCopy(of model: Layer) {
-        properties = model.properties
-        if name != model.name { name = model.name }
-        if !sublayers.isEmpty { sublayers = [] }
-        if maskLayer != nil { maskLayer = nil }
-        if transitionFrame != nil { transitionFrame = nil }
-        if drawingCache != nil { drawingCache = nil }
-    }
-
-    /// A replicator's extra instance: drawn in its space, not one of its sublayers.
-    func attachAsInstance(of replicator: Layer) {
-        superlayer = replicator
-    }
-
-    func adoptPresentationSublayers(_ children: [Layer]) {
-        sublayers = children
-        for child in children { child.superlayer = self }
-    }
-
     // MARK: What each kind draws (asked by the display list's walk)
 
     /// Appends what this kind draws between the contents image and the sublayers (a shape's
