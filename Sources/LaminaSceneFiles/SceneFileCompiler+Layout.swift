@@ -1,4 +1,3 @@
-import LaminaGeometry
 import LaminaSceneSyntax
 import LaminaWidgets
 
