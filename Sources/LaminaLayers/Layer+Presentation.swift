@@ -1,5 +1,7 @@
-/// How the presentation pass builds a layer's copy into the frame's tree: a plain layer's
-/// copy rewritten in place, and a copy placed under its parent's or a replicator's copy.
+/// How the presentation pass rewrites a plain layer's copy in place. (The helpers that place a
+/// copy under its parent's or a replicator's copy stay in the class body: moving a method
+/// with a vtable slot out of it changes every subclass's vtable, which an incremental build
+/// of another module, such as the arm64 toolchain's kept build folder, does not redo.)
 extension Layer {
     /// Makes last frame's copy what `makePresentationCopy()` and `preparePresentationCopy(of:)`
     /// make of a plain layer, releasing the copies it held (so they too may be reused). Its
@@ -13,16 +15,5 @@ extension Layer {
         if maskLayer != nil { maskLayer = nil }
         if transitionFrame != nil { transitionFrame = nil }
         if drawingCache != nil { drawingCache = nil }
-    }
-
-    /// A replicator's extra instance: drawn in its space, not one of its sublayers.
-    func attachAsInstance(of replicator: Layer) {
-        superlayer = replicator
-    }
-
-    /// Makes `children` (the sublayers' copies) this copy's sublayers.
-    func adoptPresentationSublayers(_ children: [Layer]) {
-        sublayers = children
-        for child in children { child.superlayer = self }
     }
 }

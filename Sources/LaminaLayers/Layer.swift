@@ -428,6 +428,17 @@ open class Layer {
         modelLayer = model
     }
 
+    /// A replicator's extra instance: drawn in its space, not one of its sublayers.
+    func attachAsInstance(of replicator: Layer) {
+        superlayer = replicator
+    }
+
+    /// Makes `children` (the sublayers' copies) this copy's sublayers.
+    func adoptPresentationSublayers(_ children: [Layer]) {
+        sublayers = children
+        for child in children { child.superlayer = self }
+    }
+
     // MARK: What each kind draws (asked by the display list's walk)
 
     /// Appends what this kind draws between the contents image and the sublayers (a shape's
