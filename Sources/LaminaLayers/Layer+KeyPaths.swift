@@ -3,6 +3,19 @@ import LaminaGeometry
 import LaminaRaster
 
 extension Layer {
+    /// The kinds Lamina defines, whose `applyAnimatedValue` writes `Layer`'s own key paths
+    /// into `properties` as `Layer`'s does: an animation of one of those key paths writes
+    /// there directly (a subclass of an app's may handle any key path itself).
+    private static let kindsWritingLayerPropertiesInPlace: [ObjectIdentifier] = [
+        Layer.self, ShapeLayer.self, TextLayer.self, GradientLayer.self, ReplicatorLayer.self, TransformLayer.self,
+        ImageSequenceLayer.self, ActivityIndicatorLayer.self, PassThroughLayer.self,
+    ].map { ObjectIdentifier($0) }
+
+    /// True for the kinds in `kindsWritingLayerPropertiesInPlace`.
+    var writesLayerPropertiesInPlace: Bool {
+        Self.kindsWritingLayerPropertiesInPlace.contains(ObjectIdentifier(type(of: self)))
+    }
+
     /// Every layer's animatable properties (rule 48's list, and the `transform.*` components
     /// of rule 19).
     static let layerProperties = PropertyTable<Properties>([

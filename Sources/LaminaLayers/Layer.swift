@@ -465,19 +465,6 @@ open class Layer {
 
     // MARK: Key-path access (what animations drive)
 
-    /// The kinds Lamina defines, whose `applyAnimatedValue` writes `Layer`'s own key paths
-    /// into `properties` as `Layer`'s does: an animation of one of those key paths writes
-    /// there directly (a subclass of an app's may handle any key path itself).
-    private static let kindsWritingLayerPropertiesInPlace: [ObjectIdentifier] = [
-        Layer.self, ShapeLayer.self, TextLayer.self, GradientLayer.self, ReplicatorLayer.self, TransformLayer.self,
-        ImageSequenceLayer.self, ActivityIndicatorLayer.self, PassThroughLayer.self,
-    ].map { ObjectIdentifier($0) }
-
-    /// True for the kinds in `kindsWritingLayerPropertiesInPlace`.
-    final var writesLayerPropertiesInPlace: Bool {
-        Self.kindsWritingLayerPropertiesInPlace.contains(ObjectIdentifier(type(of: self)))
-    }
-
     /// Every key path `value(forKeyPath:)` answers for this kind, its superclasses' included
     /// (what a scene file may set and animate).
     open class var animatableKeyPaths: [String] { Layer.layerProperties.names }

@@ -111,13 +111,12 @@ extension Renderer {
 
     /// The pixels `rect` mapped by `toTarget` takes whole, less one on each side (the outline
     /// is filled as a flattened polygon, whose chords lie inside its arcs by up to the
-    /// flattening tolerance); empty unless `toTarget` keeps rectangles upright.
+    /// flattening tolerance); empty (possibly inverted) unless `toTarget` keeps rectangles upright.
     static func wholePixels(inside rect: Rect, toTarget: AffineTransform) -> PixelRect {
         guard toTarget.b == 0, toTarget.c == 0 else { return PixelRect(width: 0, height: 0) }
         let r = toTarget.apply(to: rect)
         guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return PixelRect(width: 0, height: 0) }
-        let inner = PixelRect(x0: Int(saturating: r.minX.rounded(.up)) + 1, y0: Int(saturating: r.minY.rounded(.up)) + 1,
-                              x1: Int(saturating: r.maxX.rounded(.down)) - 1, y1: Int(saturating: r.maxY.rounded(.down)) - 1)
-        return inner.isEmpty ? PixelRect(width: 0, height: 0) : inner
+        return PixelRect(x0: Int(saturating: r.minX.rounded(.up)) + 1, y0: Int(saturating: r.minY.rounded(.up)) + 1,
+                         x1: Int(saturating: r.maxX.rounded(.down)) - 1, y1: Int(saturating: r.maxY.rounded(.down)) - 1)
     }
 }
