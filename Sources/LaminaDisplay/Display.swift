@@ -39,8 +39,9 @@ public final class Display {
     var overlayLookedUp = false
     /// Scanout buffers lent to video decoders (decision 148).
     let scanoutLending: ScanoutLending
-    /// Per scanout buffer, the part of `shadow` changed since it was last written.
-    private var stale: [PixelRect?] = [PixelRect(width: Int.max, height: Int.max), PixelRect(width: Int.max, height: Int.max)]
+    /// Per scanout buffer, the parts of `shadow` changed since it was last written.
+    /// (Set to all of it whenever the output lights up.)
+    private var stale: [StaleRegions] = [.none, .none]
     /// Pixels copied into scanout memory so far (damage makes this small).
     public private(set) var copiedPixels = 0
 
@@ -71,12 +72,6 @@ public final class Display {
     public var isLit: Bool {
         if case .lit = output { return true }
         return false
-    }
-
-    private static func union(_ a: PixelRect?, _ b: PixelRect) -> PixelRect? {
-        guard !b.isEmpty else { return a }                         // nothing changed
-        guard let a else { return b }
-        return a.union(b)
     }
 
     /// The front buffer's pixels as written (XRGB8888 only), for checks.
@@ -158,8 +153,7 @@ public final class Display {
         shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
         output = .lit(buffers: try Self.light(device: device, connector: choice.connector, mode: choice.mode,
                                               crtc: choice.crtc, format: format), front: 0)
-        let whole = PixelRect(width: width, height: height)
-        stale = [whole, whole]
+        stale = [.all(width: width, height: height), .all(width: width, height: height)]
     }
 
     /// The connector, mode and CRTC the request names on what the device offers now.
@@ -255,8 +249,7 @@ public final class Display {
         }
         mode = choice.mode
         output = .lit(buffers: buffers, front: 0)
-        let whole = PixelRect(width: width, height: height)
-        stale = [whole, whole]
+        stale = [.all(width: width, height: height), .all(width: width, height: height)]
         forgetFlipState()
         isBlanked = false                                    // a new modeset lights the panel
         return .lit
@@ -276,19 +269,24 @@ public final class Display {
     /// Throws EBUSY while a flip is pending (keep the frame and retry after the event).
     ///
     /// `damage` is the part of `shadow` that changed since the last `present` (nil: all of
-    /// it). Each scanout buffer remembers what changed since it was last written (its
-    /// buffer age), so only the union of the damage of the frames it missed is copied into
-    /// the (often uncached) scanout memory.
+    /// it), and `regions` the rectangles inside it that did (nil: all of `damage`). Each
+    /// scanout buffer remembers what changed since it was last written (its buffer age), so
+    /// only the regions of the frames it missed are copied into the (often uncached) scanout
+    /// memory (`StaleRegions`); the kernel's damage clip is `damage`.
     ///
     /// `overlay` (from `prepareOverlay`) goes on the overlay plane in the same atomic
     /// commit; without one, a plane that shows something is turned off with it.
     ///
     /// `target` is when the frame is meant to be shown (its vblank is counted as missed when
     /// the flip lands later); nil is the next vblank.
-    public func present(damage: PixelRect? = nil, overlay: PlanePlacement? = nil, target: Double? = nil) throws(KMSError) {
+    public func present(damage: PixelRect? = nil, regions: [PixelRect]? = nil, overlay: PlanePlacement? = nil,
+                        target: Double? = nil) throws(KMSError) {
         // Recorded first: a refused flip keeps the damage for the retry.
         let whole = PixelRect(width: width, height: height)
-        for i in stale.indices { stale[i] = Self.union(stale[i], damage ?? whole) }
+        let changed = damage.map { d in regions.map { $0.map { $0.intersection(d) } } ?? [d] } ?? [whole]
+        for i in stale.indices {
+            for r in changed { stale[i].add(r.intersection(whole)) }
+        }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         scanoutLending.freeReturned()           // scanout buffers a decoder has let go of
         if lastVBlank == nil { _ = try? resynchronize() }
@@ -304,7 +302,7 @@ public final class Display {
             buffers = lit
             back = 1 - front
         }
-        if let r = stale[back] {
+        for r in stale[back].rects {
             let region = r.intersection(whole)
             if !region.isEmpty {
                 let memory = buffers[back].memory.baseAddress!, pitch = buffers[back].buffer.pitch
@@ -315,7 +313,7 @@ public final class Display {
                 copiedPixels += region.area
             }
         }
-        stale[back] = nil
+        stale[back] = .none
         // The kernel's damage clip is this frame's change, not the buffer-age union.
         let clip = damage.map { $0.intersection(whole) }
         let update = overlayScanout?.update(for: overlay) ?? .unchanged
@@ -443,8 +441,7 @@ public final class Display {
         try device.setCRTC(crtc, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
         overlayScanout?.forgetState()
         if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
-        let whole = PixelRect(width: width, height: height)
-        stale = [whole, whole]
+        stale = [.all(width: width, height: height), .all(width: width, height: height)]
         forgetFlipState()
     }
 

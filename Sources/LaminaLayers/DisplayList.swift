@@ -79,7 +79,8 @@ struct DrawKey: Hashable {
     var occurrence: Int
 }
 
-/// Where a layer drew in device pixels, and a digest of everything that decides its pixels.
+/// Where a layer drew in device pixels, and a digest of everything that decides its pixels
+/// (with `outline`).
 struct DrawRecord: Equatable {
     var box: PixelRect
     var digest: Int
@@ -89,6 +90,19 @@ struct DrawRecord: Equatable {
     /// rectangle itself, without `box`'s pixel of anti-aliasing, for one drawn on whole
     /// pixels (a bar touching a video's edge does not cover it).
     var paintBox: PixelRect?
+    /// A shape's path, left out of `digest` (`Layer.kindOutline`); nil for other kinds.
+    var outline: Outline?
+
+    /// A shape's path as its record keeps it.
+    struct Outline: Equatable {
+        /// In the layer's space.
+        var path: Path
+        /// From the layer's space into the device when only a fill of the path is drawn,
+        /// straight onto the canvas (no stroke, shadow, mask, group or offscreen around it)
+        /// and through an affine transform: then a change of its points alone damages only
+        /// where the fill changed. Nil otherwise: any change damages the whole box.
+        var toDevice: AffineTransform?
+    }
 }
 
 /// What a layer kind's own content needs to append its operations (Layer's kind hooks).

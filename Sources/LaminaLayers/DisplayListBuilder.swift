@@ -39,6 +39,7 @@ struct DisplayListBuilder {
         var box: PixelRect
         var digest: Hasher
         var paintBox: PixelRect?
+        var outline: DrawRecord.Outline?
     }
 
     private let canvasSize: (width: Int, height: Int)
@@ -216,7 +217,10 @@ struct DisplayListBuilder {
         if var pending {
             // A mask changes the pixels of the whole subtree: its layers' digests go in.
             pending.digest.combine(maskWalk.list.records.count)
-            for (_, record) in maskWalk.list.records { pending.digest.combine(record.digest) }
+            for (_, record) in maskWalk.list.records {
+                pending.digest.combine(record.digest)
+                pending.digest.combine(record.outline?.path)
+            }
             finish(pending)
         }
         guard box.x0 < box.x1, box.y0 < box.y1 else { return }             // an empty mask hides everything
@@ -376,11 +380,17 @@ struct DisplayListBuilder {
         if paints, !shadow, layer.kindContentElementCount == 0, let local, let exact = DrawingGeometry.wholePixels(local) {
             paintBox = exact.intersection(box)
         }
-        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox)
+        let outline = layer.kindOutline.map { kind in
+            let local = kind.onlyFilled && !shadow && layer.maskLayer == nil && !grouped && place.toDevice == nil
+                && place.toTarget.isAffine
+            return DrawRecord.Outline(path: kind.path, toDevice: local ? place.toTarget.affineTransform : nil)
+        }
+        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox, outline: outline)
     }
 
     private mutating func finish(_ pending: PendingRecord) {
-        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(), paintBox: pending.paintBox)))
+        list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(),
+                                                     paintBox: pending.paintBox, outline: pending.outline)))
     }
 
     private mutating func nextKey(for layer: Layer) -> DrawKey {

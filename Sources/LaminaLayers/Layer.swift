@@ -455,6 +455,12 @@ open class Layer {
     /// The shadow's outline when `shadowPath` is nil, if not the rounded bounds (a shape's path).
     var kindSilhouette: Path? { nil }
 
+    /// The path the kind's content draws, which its `hashDrawing` leaves out: the damage
+    /// record carries it apart, so a frame that only moves its points can redraw just where
+    /// the fill changed (`Path.differingRegions`). `onlyFilled` is false when anything else
+    /// drawn from it (a stroke) reaches beyond what a fill of it covers. Nil for other kinds.
+    var kindOutline: (path: Path, onlyFilled: Bool)? { nil }
+
     /// How many times the sublayers are drawn (a replicator's instances; 1 otherwise).
     var sublayerInstanceCount: Int { 1 }
 

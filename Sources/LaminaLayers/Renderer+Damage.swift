@@ -49,7 +49,7 @@ extension Renderer {
         var regions: [PixelRect]
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
-            regions = Self.damage(from: previous, to: records, in: whole).drawn
+            regions = Self.damage(from: previous, to: records, in: whole, tolerance: flatteningTolerance).drawn
         } else {
             regions = [whole]
         }
@@ -74,12 +74,15 @@ extension Renderer {
         }
     }
 
-    /// The boxes of the layers whose records differ between two frames (old and new box), of
-    /// those drawn in one only, and of nothing else, gathered into regions. When both frames
-    /// drew the same layers in the same order (a frame where only something moved or
-    /// animated) the records are compared side by side; otherwise by key.
+    /// The boxes of the layers whose records differ between two frames (old and new box, or
+    /// where the fill changed for a shape whose points alone moved: `addChange`), of those
+    /// drawn in one only, and of nothing else, gathered into regions. When both frames drew
+    /// the same layers in the same order (a frame where only something moved or animated)
+    /// the records are compared side by side; otherwise by key. `tolerance` is the canvas's
+    /// flattening tolerance.
     static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
-                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect) -> DamageRegions {
+                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
+                       tolerance: Double = Path.defaultFlatteningTolerance) -> DamageRegions {
         var damage = DamageRegions(bounds: canvas)
         if previous.count == records.count {
             var aligned = true
@@ -89,10 +92,7 @@ extension Renderer {
                     aligned = false
                     break
                 }
-                if old.record != new.record {
-                    damage.add(new.record.box)
-                    damage.add(old.record.box)
-                }
+                if old.record != new.record { addChange(from: old.record, to: new.record, tolerance: tolerance, to: &damage) }
             }
             if aligned { return damage }
             damage = DamageRegions(bounds: canvas)
@@ -103,10 +103,32 @@ extension Renderer {
         for (key, record) in previous { before[key] = record }
         for (key, record) in records { after[key] = record }
         for (id, record) in after where before[id] != record {
-            damage.add(record.box)
-            if let old = before[id] { damage.add(old.box) }
+            if let old = before[id] {
+                addChange(from: old, to: record, tolerance: tolerance, to: &damage)
+            } else {
+                damage.add(record.box)
+            }
         }
         for (id, old) in before where after[id] == nil { damage.add(old.box) }
         return damage
     }
+
+    /// What changed between two records of one layer: both boxes, or, when only its
+    /// outline's points moved and it only fills the outline on the canvas, where the fill
+    /// changed (`Path.differingRegions`, in device pixels, grown by a pixel as every box is).
+    static func addChange(from old: DrawRecord, to new: DrawRecord, tolerance: Double, to damage: inout DamageRegions) {
+        if old.digest == new.digest, let before = old.outline, let after = new.outline,
+           let toDevice = after.toDevice, before.toDevice == toDevice,
+           let regions = after.path.applying(toDevice).differingRegions(from: before.path.applying(toDevice), tolerance: tolerance),
+           regions.allSatisfy({ $0.minX.isFinite && $0.minY.isFinite && $0.maxX.isFinite && $0.maxY.isFinite }) {
+            for r in regions {
+                damage.add(PixelRect(x0: Int(saturating: r.minX.rounded(.down)) - 1, y0: Int(saturating: r.minY.rounded(.down)) - 1,
+                                     x1: Int(saturating: r.maxX.rounded(.up)) + 1, y1: Int(saturating: r.maxY.rounded(.up)) + 1))
+            }
+            return
+        }
+        damage.add(new.box)
+        damage.add(old.box)
+    }
 }
+

@@ -116,9 +116,13 @@ open class ShapeLayer: Layer {
         return copy
     }
 
+    /// Everything about the shape's drawing but its path, which the damage record compares
+    /// apart (`kindOutline`).
     open override func hashDrawing(into hasher: inout Hasher) {
         super.hashDrawing(into: &hasher)
-        hasher.combine(shape)
+        var rest = shape
+        rest.path = nil
+        hasher.combine(rest)
     }
 
     /// This kind's own animatable properties.
@@ -167,4 +171,8 @@ open class ShapeLayer: Layer {
     }
 
     override var kindSilhouette: Path? { shape.path }
+
+    override var kindOutline: (path: Path, onlyFilled: Bool)? {
+        shape.path.map { ($0, shape.strokeColor == nil || !(shape.lineWidth > 0)) }
+    }
 }

@@ -35,7 +35,11 @@ extension Path {
     /// A whole path is cut into at most about `maximumFlattenedPoints` points: past that
     /// (huge curves, a path scaled far beyond the screen) every curve gets proportionally
     /// fewer chords, so the work and memory of one path stay bounded (decision 117).
-    func flattenedSubpaths(tolerance requested: Double) -> [(points: [Point], closed: Bool)] {
+    ///
+    /// With `chordsOutside`, a curve whose control points all lie on one side of that
+    /// rectangle (above, below, left or right of it) becomes its chord: for a fill seen only
+    /// inside the rectangle, less a margin for how far the polyline strays (`fillPolygons`).
+    func flattenedSubpaths(tolerance requested: Double, chordsOutside: Rect? = nil) -> [(points: [Point], closed: Bool)] {
         let tolerance = requested.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
         let estimate = flattenedPointCount(tolerance: tolerance)
         let share = estimate > Path.maximumFlattenedPoints ? Double(Path.maximumFlattenedPoints) / Double(estimate) : 1
@@ -55,6 +59,10 @@ extension Path {
                 current.append(p)
             case .quad(let c, let p):
                 guard let p0 = current.last else { continue }
+                if let r = chordsOutside, Path.lieOutside(r, p0, c, p, p) {
+                    current.append(p)
+                    continue
+                }
                 let m = Path.length(p0 - 2 * c + p)
                 let n = chords(Path.segmentCount(0.25 * m / tolerance))
                 // B″ = 2(p0 − 2c + p) everywhere: h²·B″/12 with h = 1/n.
@@ -66,6 +74,10 @@ extension Path {
                 }
             case .cubic(let c1, let c2, let p):
                 guard let p0 = current.last else { continue }
+                if let r = chordsOutside, Path.lieOutside(r, p0, c1, c2, p) {
+                    current.append(p)
+                    continue
+                }
                 let first = p0 - 2 * c1 + c2, second = c1 - 2 * c2 + p
                 let m = max(Path.length(first), Path.length(second))
                 let n = chords(Path.segmentCount(0.75 * m / tolerance))
@@ -85,6 +97,30 @@ extension Path {
         }
         finish(closed: false)
         return result
+    }
+
+    /// The polygons a fill seen only inside `clip` needs (device pixels; flattened as
+    /// `flattened(tolerance:)`): a curve wholly above, below, left or right of it (by a
+    /// margin of two pixels and twice the tolerance) is its chord, which fills every pixel
+    /// inside the same. Rows are filled apart, so what lies above or below reaches no pixel
+    /// inside, nor what lies right of it (coverage adds up from the left). Left of it, a
+    /// curve and its chord cross every row between their ends alike (a continuous curve
+    /// from one end to the other crosses each height as often, up minus down, as the chord),
+    /// and the exact-area cells of one row add up to its signed height there: the coverage
+    /// summed up to a pixel inside is the same. The polyline of a curve strays at most ⁴⁄₃
+    /// of the tolerance outside its control points' box, and a deposit goes one cell to its
+    /// right: the margin covers both. (A band of a split frame and a damage region, the
+    /// canvas's clips, then flatten and set up only the curves that reach them.)
+    public func fillPolygons(tolerance: Double = Path.defaultFlatteningTolerance, inside clip: Rect) -> [[Point]] {
+        let margin = 2 + 2 * tolerance.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
+        return flattenedSubpaths(tolerance: tolerance, chordsOutside: clip.insetBy(dx: -margin, dy: -margin))
+            .compactMap { $0.points.count >= 2 ? $0.points : nil }
+    }
+
+    /// True when `a`…`d` all lie on one side of `r`: above, below, left or right of it.
+    private static func lieOutside(_ r: Rect, _ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
+        max(a.y, b.y, c.y, d.y) < r.minY || min(a.y, b.y, c.y, d.y) > r.maxY
+            || max(a.x, b.x, c.x, d.x) < r.minX || min(a.x, b.x, c.x, d.x) > r.maxX
     }
 
     /// The most points one path is flattened into: 16,384 — a circle of 1,000 px radius

@@ -70,13 +70,13 @@ extension Runtime {
         let drawn = frames.draw(tree, on: display, cost: &cost)
         if let changed = drawn.damage {
             damage = changed
-            telemetry.frameDrawn(damagedPixels: changed.area)
+            telemetry.frameDrawn(damagedPixels: drawn.regions.reduce(0) { $0 + $1.area })
         }
         let presentStart = timingClock?.now
         var presented = false
         do {
             try output.timedDeviceCall("a page flip") { () throws(KMSError) in
-                try display.present(damage: damage, overlay: drawn.overlay, target: targetTimestamp)
+                try display.present(damage: damage, regions: drawn.regions, overlay: drawn.overlay, target: targetTimestamp)
             }
             noteOverlay(drawn.overlay, image: drawn.overlayImage)
             output.flipAccepted()

@@ -278,4 +278,62 @@ struct PresentDamageTests {
         }
         #expect(display.copiedPixels < 40 * 30 * 6)                          // far less than copying all 21 frames
     }
+
+    @Test("changes far apart are copied as their own rectangles, not the one spanning them, and the shown frame stays the shadow")
+    func regionsCopiedApart() throws {
+        let rig = try DummyDisplayRig(width: 40, height: 30, refresh: 60, start: 0)
+        let display = rig.display
+        display.shadow.fill(pixel: 0xFF10_2030)
+        for damage in [nil, PixelRect(width: 0, height: 0)] {             // both buffers get the whole frame
+            try display.present(damage: damage)
+            while rig.step() {}
+        }
+        var seed: UInt32 = 11
+        func next(_ n: Int) -> Int {
+            seed = seed &* 1_103_515_245 &+ 12345
+            return Int((seed >> 8) % UInt32(n))
+        }
+        let start = display.copiedPixels
+        for frame in 0..<20 {
+            // Two 3×3 changes, one in the top-left quarter and one in the bottom-right.
+            let corners = [(next(17), next(12)), (20 + next(17), 15 + next(12))]
+            let regions = corners.map { x, y in PixelRect(x0: x, y0: y, x1: x + 3, y1: y + 3) }
+            for r in regions { display.shadow.fill(pixel: 0xFF00_0000 | UInt32(frame * 12), x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1) }
+            try display.present(damage: regions[0].union(regions[1]), regions: regions)
+            while rig.step() {}
+            #expect(Pixels.differing(display.readFront(), display.shadow) == 0, "frame \(frame)")
+        }
+        // The back buffer missed this frame and the one before (double buffering): their
+        // rectangles in each quarter, merged where they overlap (two 3×3 ones span at most
+        // 5×5), so at most 50 pixels a frame after the first's 18.
+        #expect(display.copiedPixels - start <= 18 + 19 * 50)
+        #expect(display.copiedPixels - start < 20 * 20 * 15)                // a quarter of the spanning rectangles' pixels
+    }
+
+    @Test("a buffer's stale rectangles stay few and disjoint and cover everything added", arguments: 0..<8)
+    func staleRegionsCover(seed: UInt64) {
+        var n = SeededNumbers(state: seed &+ 17)
+        var stale = StaleRegions.none
+        var added: [PixelRect] = []
+        for _ in 0..<40 {
+            let x = n.pick(90), y = n.pick(60)
+            let r = PixelRect(x0: x, y0: y, x1: x + n.pick(12), y1: y + n.pick(12))
+            stale.add(r)
+            added.append(r)
+            #expect(stale.rects.count <= StaleRegions.maximumCount)
+            for (i, a) in stale.rects.enumerated() {
+                #expect(!a.isEmpty)
+                for b in stale.rects[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(a) and \(b) overlap") }
+            }
+            var uncovered = 0
+            for r in added where !r.isEmpty {
+                for y in r.y0..<r.y1 {
+                    for x in r.x0..<r.x1 where !stale.rects.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) {
+                        uncovered += 1
+                    }
+                }
+            }
+            #expect(uncovered == 0)
+        }
+    }
 }

@@ -42,12 +42,13 @@ final class FramePipeline {
     }
 
     /// Draws what changed in `tree`'s presentation into the canvas; the damaged rectangle,
-    /// nil when nothing was drawn, and the overlay placement `display` took for contents a
+    /// nil when nothing was drawn, the disjoint regions inside it that were redrawn, and the
+    /// overlay placement `display` took for contents a
     /// plane can show (decision 146). With a timing clock, the walk and the painting are
     /// timed into `cost`. Not while recording: a recording shows every frame composited.
     func draw(_ tree: LayerTree, on display: Display, cost: inout FrameCost)
-        -> (damage: PixelRect?, overlay: PlanePlacement?, overlayImage: PixelBuffer?) {
-        guard let presentation = tree.root.presentation() else { return (nil, nil, nil) }
+        -> (damage: PixelRect?, regions: [PixelRect], overlay: PlanePlacement?, overlayImage: PixelBuffer?) {
+        guard let presentation = tree.root.presentation() else { return (nil, [], nil, nil) }
         let start = timingClock?.now
         var placement: PlanePlacement?
         var image: PixelBuffer?
@@ -64,7 +65,7 @@ final class FramePipeline {
             cost.displayList = found - start
             cost.paint = end - found
         }
-        return (frame.damage, placement, image)
+        return (frame.damage, frame.regions, placement, image)
     }
 }
 
