@@ -39,9 +39,20 @@ public final class Display {
     var overlayLookedUp = false
     /// Scanout buffers lent to video decoders (decision 148).
     let scanoutLending: ScanoutLending
-    /// Per scanout buffer, the parts of `shadow` changed since it was last written.
-    /// (Set to all of it whenever the output lights up.)
-    private var stale: [StaleRegions] = [.none, .none]
+    /// Per scanout buffer, the parts of `shadow` changed since it was last written (all of
+    /// it whenever the output lights up): the regions of the frames it missed, so a frame
+    /// that changed a few bands copies those, not the rectangle spanning them.
+    private var stale = [Display.noStaleRegions, Display.noStaleRegions]
+    /// Rectangles a buffer's stale regions keep at most (each a copy of its own).
+    static let maximumStaleRegions = 8
+    private static let noStaleRegions = PixelRegions(maximumCount: maximumStaleRegions)
+
+
+    private func everythingStale() -> [PixelRegions] {
+        var all = Self.noStaleRegions
+        all.add(PixelRect(width: width, height: height))
+        return [all, all]
+    }
     /// Pixels copied into scanout memory so far (damage makes this small).
     public private(set) var copiedPixels = 0
 
@@ -153,7 +164,7 @@ public final class Display {
         shadow = PixelBuffer(width: choice.mode.width, height: choice.mode.height)
         output = .lit(buffers: try Self.light(device: device, connector: choice.connector, mode: choice.mode,
                                               crtc: choice.crtc, format: format), front: 0)
-        stale = [.all(width: width, height: height), .all(width: width, height: height)]
+        stale = everythingStale()
     }
 
     /// The connector, mode and CRTC the request names on what the device offers now.
@@ -249,7 +260,7 @@ public final class Display {
         }
         mode = choice.mode
         output = .lit(buffers: buffers, front: 0)
-        stale = [.all(width: width, height: height), .all(width: width, height: height)]
+        stale = everythingStale()
         forgetFlipState()
         isBlanked = false                                    // a new modeset lights the panel
         return .lit
@@ -272,7 +283,7 @@ public final class Display {
     /// it), and `regions` the rectangles inside it that did (nil: all of `damage`). Each
     /// scanout buffer remembers what changed since it was last written (its buffer age), so
     /// only the regions of the frames it missed are copied into the (often uncached) scanout
-    /// memory (`StaleRegions`); the kernel's damage clip is `damage`.
+    /// memory (`PixelRegions`); the kernel's damage clip is `damage`.
     ///
     /// `overlay` (from `prepareOverlay`) goes on the overlay plane in the same atomic
     /// commit; without one, a plane that shows something is turned off with it.
@@ -285,7 +296,7 @@ public final class Display {
         let whole = PixelRect(width: width, height: height)
         let changed = damage.map { d in regions.map { $0.map { $0.intersection(d) } } ?? [d] } ?? [whole]
         for i in stale.indices {
-            for r in changed { stale[i].add(r.intersection(whole)) }
+            for r in changed where !r.intersection(whole).isEmpty { stale[i].add(r.intersection(whole)) }
         }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         scanoutLending.freeReturned()           // scanout buffers a decoder has let go of
@@ -302,7 +313,7 @@ public final class Display {
             buffers = lit
             back = 1 - front
         }
-        for r in stale[back].rects {
+        for r in stale[back].nonEmpty {
             let region = r.intersection(whole)
             if !region.isEmpty {
                 let memory = buffers[back].memory.baseAddress!, pitch = buffers[back].buffer.pitch
@@ -313,7 +324,7 @@ public final class Display {
                 copiedPixels += region.area
             }
         }
-        stale[back] = .none
+        stale[back] = Self.noStaleRegions
         // The kernel's damage clip is this frame's change, not the buffer-age union.
         let clip = damage.map { $0.intersection(whole) }
         let update = overlayScanout?.update(for: overlay) ?? .unchanged
@@ -441,7 +452,7 @@ public final class Display {
         try device.setCRTC(crtc, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
         overlayScanout?.forgetState()
         if isBlanked { try device.setPower(false, connector: connector.id) }     // stay dark until woken
-        stale = [.all(width: width, height: height), .all(width: width, height: height)]
+        stale = everythingStale()
         forgetFlipState()
     }
 

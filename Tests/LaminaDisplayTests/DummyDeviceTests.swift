@@ -309,31 +309,4 @@ struct PresentDamageTests {
         #expect(display.copiedPixels - start <= 18 + 19 * 50)
         #expect(display.copiedPixels - start < 20 * 20 * 15)                // a quarter of the spanning rectangles' pixels
     }
-
-    @Test("a buffer's stale rectangles stay few and disjoint and cover everything added", arguments: 0..<8)
-    func staleRegionsCover(seed: UInt64) {
-        var n = SeededNumbers(state: seed &+ 17)
-        var stale = StaleRegions.none
-        var added: [PixelRect] = []
-        for _ in 0..<40 {
-            let x = n.pick(90), y = n.pick(60)
-            let r = PixelRect(x0: x, y0: y, x1: x + n.pick(12), y1: y + n.pick(12))
-            stale.add(r)
-            added.append(r)
-            #expect(stale.rects.count <= StaleRegions.maximumCount)
-            for (i, a) in stale.rects.enumerated() {
-                #expect(!a.isEmpty)
-                for b in stale.rects[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(a) and \(b) overlap") }
-            }
-            var uncovered = 0
-            for r in added where !r.isEmpty {
-                for y in r.y0..<r.y1 {
-                    for x in r.x0..<r.x1 where !stale.rects.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) {
-                        uncovered += 1
-                    }
-                }
-            }
-            #expect(uncovered == 0)
-        }
-    }
 }
