@@ -14,6 +14,9 @@ struct DisplayList {
     /// Contents images that could go on an overlay plane instead (`ScanoutCandidate`),
     /// found when damage is tracked.
     var scanoutCandidates: [ScanoutCandidate] = []
+    /// The paths of the shapes drawn, by record (`DrawRecord.pathHash`): kept apart so the
+    /// records stay plain values, copied and compared every frame without reference counts.
+    var outlines: [DrawKey: DrawRecord.Outline] = [:]
 }
 
 /// A layer's contents image drawn where an overlay plane could show it: on the canvas
@@ -80,7 +83,7 @@ struct DrawKey: Hashable {
 }
 
 /// Where a layer drew in device pixels, and a digest of everything that decides its pixels
-/// (with `outline`).
+/// (with `pathHash`).
 struct DrawRecord: Equatable {
     var box: PixelRect
     var digest: Int
@@ -90,18 +93,28 @@ struct DrawRecord: Equatable {
     /// rectangle itself, without `box`'s pixel of anti-aliasing, for one drawn on whole
     /// pixels (a bar touching a video's edge does not cover it).
     var paintBox: PixelRect?
-    /// A shape's path, left out of `digest` (`Layer.kindOutline`); nil for other kinds.
-    var outline: Outline?
+    /// A hash of a shape's path, which `digest` leaves out (`Layer.kindOutline`; the path
+    /// itself is in the display list's `outlines`); 0 for other kinds.
+    var pathHash = 0
 
-    /// A shape's path as its record keeps it.
-    struct Outline: Equatable {
+    /// A shape's path as the display list keeps it beside the shape's record.
+    final class Outline: Equatable {
         /// In the layer's space.
-        var path: Path
+        let path: Path
         /// From the layer's space into the device when only a fill of the path is drawn,
         /// straight onto the canvas (no stroke, shadow, mask, group or offscreen around it)
         /// and through an affine transform: then a change of its points alone damages only
         /// where the fill changed. Nil otherwise: any change damages the whole box.
-        var toDevice: AffineTransform?
+        let toDevice: AffineTransform?
+
+        init(path: Path, toDevice: AffineTransform?) {
+            self.path = path
+            self.toDevice = toDevice
+        }
+
+        static func == (a: Outline, b: Outline) -> Bool {
+            a === b || (a.path == b.path && a.toDevice == b.toDevice)
+        }
     }
 }
 
@@ -145,13 +158,17 @@ final class SubtreeDrawing {
     let key: Key
     let operations: [DisplayOperation]
     let records: [(key: DrawKey, record: DrawRecord)]
+    /// The paths of the shapes among them (`DisplayList.outlines`).
+    let outlines: [(key: DrawKey, outline: DrawRecord.Outline)]
     /// Layers the walk drew (how far it moved the drawing order).
     let layersDrawn: Int
 
-    init(key: Key, operations: [DisplayOperation], records: [(key: DrawKey, record: DrawRecord)], layersDrawn: Int) {
+    init(key: Key, operations: [DisplayOperation], records: [(key: DrawKey, record: DrawRecord)],
+         outlines: [(key: DrawKey, outline: DrawRecord.Outline)], layersDrawn: Int) {
         self.key = key
         self.operations = operations
         self.records = records
+        self.outlines = outlines
         self.layersDrawn = layersDrawn
     }
 }

@@ -92,6 +92,7 @@ struct DisplayListBuilder {
         if let kept = layer.drawingCache, kept.key == key {
             operations.append(contentsOf: kept.operations)
             list.records.append(contentsOf: kept.records)
+            for (key, outline) in kept.outlines { list.outlines[key] = outline }
             order += kept.layersDrawn
             return
         }
@@ -114,7 +115,9 @@ struct DisplayListBuilder {
             drawn = [.bounded(drawn, box: box)]
             operations.append(contentsOf: drawn)
         }
-        layer.drawingCache = SubtreeDrawing(key: key, operations: drawn, records: records, layersDrawn: order - key.order)
+        let outlines = list.outlines.isEmpty ? [] : records.compactMap { r in list.outlines[r.key].map { (r.key, $0) } }
+        layer.drawingCache = SubtreeDrawing(key: key, operations: drawn, records: records, outlines: outlines,
+                                            layersDrawn: order - key.order)
     }
 
     private mutating func walkSubtree(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
@@ -219,7 +222,7 @@ struct DisplayListBuilder {
             pending.digest.combine(maskWalk.list.records.count)
             for (_, record) in maskWalk.list.records {
                 pending.digest.combine(record.digest)
-                pending.digest.combine(record.outline?.path)
+                pending.digest.combine(record.pathHash)
             }
             finish(pending)
         }
@@ -390,7 +393,8 @@ struct DisplayListBuilder {
 
     private mutating func finish(_ pending: PendingRecord) {
         list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(),
-                                                     paintBox: pending.paintBox, outline: pending.outline)))
+                                                     paintBox: pending.paintBox, pathHash: pending.outline?.path.hashValue ?? 0)))
+        if let outline = pending.outline { list.outlines[pending.key] = outline }
     }
 
     private mutating func nextKey(for layer: Layer) -> DrawKey {

@@ -49,11 +49,13 @@ extension Renderer {
         var regions: [PixelRect]
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
-            regions = Self.damage(from: previous, to: records, in: whole, tolerance: flatteningTolerance).drawn
+            regions = Self.damage(from: previous, to: records, in: whole, outlines: (previousOutlines, list.outlines),
+                                  tolerance: flatteningTolerance).drawn
         } else {
             regions = [whole]
         }
         previous = records
+        previousOutlines = list.outlines
         previousSetup = (canvasSize.width, canvasSize.height, background)
         guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: [], overlay: onPlane) }
         for r in regions.dropFirst() { hull = hull.union(r) }
@@ -78,11 +80,15 @@ extension Renderer {
     /// where the fill changed for a shape whose points alone moved: `addChange`), of those
     /// drawn in one only, and of nothing else, gathered into regions. When both frames drew
     /// the same layers in the same order (a frame where only something moved or animated)
-    /// the records are compared side by side; otherwise by key. `tolerance` is the canvas's
-    /// flattening tolerance.
+    /// the records are compared side by side; otherwise by key. `outlines` are the shapes'
+    /// paths of both frames, `tolerance` the canvas's flattening tolerance.
     static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
                        to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
+                       outlines: (before: [DrawKey: DrawRecord.Outline], after: [DrawKey: DrawRecord.Outline]) = ([:], [:]),
                        tolerance: Double = Path.defaultFlatteningTolerance) -> DamageRegions {
+        func addChange(_ key: DrawKey, from old: DrawRecord, to new: DrawRecord, to damage: inout DamageRegions) {
+            Self.addChange(from: (old, outlines.before[key]), to: (new, outlines.after[key]), tolerance: tolerance, to: &damage)
+        }
         var damage = DamageRegions(bounds: canvas)
         if previous.count == records.count {
             var aligned = true
@@ -92,7 +98,7 @@ extension Renderer {
                     aligned = false
                     break
                 }
-                if old.record != new.record { addChange(from: old.record, to: new.record, tolerance: tolerance, to: &damage) }
+                if old.record != new.record { addChange(new.key, from: old.record, to: new.record, to: &damage) }
             }
             if aligned { return damage }
             damage = DamageRegions(bounds: canvas)
@@ -104,7 +110,7 @@ extension Renderer {
         for (key, record) in records { after[key] = record }
         for (id, record) in after where before[id] != record {
             if let old = before[id] {
-                addChange(from: old, to: record, tolerance: tolerance, to: &damage)
+                addChange(id, from: old, to: record, to: &damage)
             } else {
                 damage.add(record.box)
             }
@@ -116,8 +122,10 @@ extension Renderer {
     /// What changed between two records of one layer: both boxes, or, when only its
     /// outline's points moved and it only fills the outline on the canvas, where the fill
     /// changed (`Path.differingRegions`, in device pixels, grown by a pixel as every box is).
-    static func addChange(from old: DrawRecord, to new: DrawRecord, tolerance: Double, to damage: inout DamageRegions) {
-        if old.digest == new.digest, let before = old.outline, let after = new.outline,
+    static func addChange(from old: (record: DrawRecord, outline: DrawRecord.Outline?),
+                          to new: (record: DrawRecord, outline: DrawRecord.Outline?),
+                          tolerance: Double, to damage: inout DamageRegions) {
+        if old.record.digest == new.record.digest, let before = old.outline, let after = new.outline,
            let toDevice = after.toDevice, before.toDevice == toDevice,
            let regions = after.path.applying(toDevice).differingRegions(from: before.path.applying(toDevice), tolerance: tolerance),
            regions.allSatisfy({ $0.minX.isFinite && $0.minY.isFinite && $0.maxX.isFinite && $0.maxY.isFinite }) {
@@ -127,8 +135,8 @@ extension Renderer {
             }
             return
         }
-        damage.add(new.box)
-        damage.add(old.box)
+        damage.add(new.record.box)
+        damage.add(old.record.box)
     }
 }
 

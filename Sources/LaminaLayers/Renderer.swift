@@ -15,6 +15,8 @@ public final class Renderer {
     /// What each layer drew in the last damage-tracked frame: where and a digest of how
     /// (Renderer+Damage.swift).
     var previous: [(key: DrawKey, record: DrawRecord)]?
+    /// The shapes' paths of that frame, by record (`DisplayList.outlines`).
+    var previousOutlines: [DrawKey: DrawRecord.Outline] = [:]
     var previousSetup: (width: Int, height: Int, background: Color)?
 
     /// The image an overlay plane shows this frame: painting skips it.
