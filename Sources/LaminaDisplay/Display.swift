@@ -47,7 +47,6 @@ public final class Display {
     static let maximumStaleRegions = 8
     private static let noStaleRegions = PixelRegions(maximumCount: maximumStaleRegions)
 
-
     private func everythingStale() -> [PixelRegions] {
         var all = Self.noStaleRegions
         all.add(PixelRect(width: width, height: height))
@@ -294,9 +293,10 @@ public final class Display {
                         target: Double? = nil) throws(KMSError) {
         // Recorded first: a refused flip keeps the damage for the retry.
         let whole = PixelRect(width: width, height: height)
-        let changed = damage.map { d in regions.map { $0.map { $0.intersection(d) } } ?? [d] } ?? [whole]
+        let changed = (damage.map { d in regions.map { $0.map { $0.intersection(d) } } ?? [d] } ?? [whole])
+            .map { $0.intersection(whole) }.filter { !$0.isEmpty }
         for i in stale.indices {
-            for r in changed where !r.intersection(whole).isEmpty { stale[i].add(r.intersection(whole)) }
+            for r in changed { stale[i].add(r) }
         }
         guard !isFlipPending else { throw KMSError(call: "drmModePageFlip", errno: Errno.resourceBusy) }
         scanoutLending.freeReturned()           // scanout buffers a decoder has let go of

@@ -28,8 +28,7 @@ struct DamageRegions {
     mutating func add(_ box: PixelRect) {
         func x(_ v: Int) -> Int { min(max(v, bounds.x0), bounds.x1) }
         func y(_ v: Int) -> Int { min(max(v, bounds.y0), bounds.y1) }
-        regions.add(PixelRect(x0: x(min(box.x0, box.x1)), y0: y(min(box.y0, box.y1)),
-                              x1: x(max(box.x0, box.x1)), y1: y(max(box.y0, box.y1))))
+        regions.add(PixelRect(x0: x(box.x0), y0: y(box.y0), x1: x(box.x1), y1: y(box.y1)))   // normalized there
     }
 
     /// The rectangles with pixels to redraw (every box was clamped to `bounds` as it came

@@ -373,8 +373,7 @@ struct DisplayListBuilder {
             // layer and its sublayers draw.
             box = DrawingGeometry.deviceBounds(of: layer, toDevice: place.device, canvasSize: canvasSize)
         } else if let local {
-            box = PixelRect(x0: Int(saturating: local.minX.rounded(.down)) - 1, y0: Int(saturating: local.minY.rounded(.down)) - 1,
-                            x1: Int(saturating: local.maxX.rounded(.up)) + 1, y1: Int(saturating: local.maxY.rounded(.up)) + 1)
+            box = DrawingGeometry.pixels(around: local)
         } else {
             box = PixelRect(width: canvasSize.width, height: canvasSize.height)
         }

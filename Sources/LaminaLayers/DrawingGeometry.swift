@@ -136,9 +136,14 @@ enum DrawingGeometry {
     static func deviceBounds(of layer: Layer, toDevice: Transform3D, canvasSize: (width: Int, height: Int)) -> PixelRect {
         let whole = PixelRect(width: canvasSize.width, height: canvasSize.height)
         guard let box = subtreeBox(of: layer, toDevice: toDevice) else { return whole }
-        return PixelRect(x0: Int(saturating: box.minX.rounded(.down)) - 1, y0: Int(saturating: box.minY.rounded(.down)) - 1,
-                         x1: Int(saturating: box.maxX.rounded(.up)) + 1, y1: Int(saturating: box.maxY.rounded(.up)) + 1)
-            .intersection(whole)
+        return pixels(around: box).intersection(whole)
+    }
+
+    /// The device pixels `box` touches and one more on each side (anti-aliasing): what a
+    /// damage record covers.
+    static func pixels(around box: Rect) -> PixelRect {
+        PixelRect(x0: Int(saturating: box.minX.rounded(.down)) - 1, y0: Int(saturating: box.minY.rounded(.down)) - 1,
+                  x1: Int(saturating: box.maxX.rounded(.up)) + 1, y1: Int(saturating: box.maxY.rounded(.up)) + 1)
     }
 
     private static func subtreeBox(of layer: Layer, toDevice: Transform3D) -> Rect? {

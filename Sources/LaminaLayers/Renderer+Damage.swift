@@ -69,7 +69,7 @@ extension Renderer {
         defer { skippedImage = nil }
         for d in frame.regions {
             canvas.save()
-            canvas.clip(to: Rect(x: Double(d.x0), y: Double(d.y0), width: Double(d.width), height: Double(d.height)))
+            canvas.clip(to: Rect(d))
             canvas.target.fill(pixel: background.premultiplied.pixel32, x0: d.x0, y0: d.y0, x1: d.x1, y1: d.y1)
             paint(frame.list.operations, on: canvas)
             canvas.restore()
@@ -129,10 +129,7 @@ extension Renderer {
            let toDevice = after.toDevice, before.toDevice == toDevice,
            let regions = after.path.applying(toDevice).differingRegions(from: before.path.applying(toDevice), tolerance: tolerance),
            regions.allSatisfy({ $0.minX.isFinite && $0.minY.isFinite && $0.maxX.isFinite && $0.maxY.isFinite }) {
-            for r in regions {
-                damage.add(PixelRect(x0: Int(saturating: r.minX.rounded(.down)) - 1, y0: Int(saturating: r.minY.rounded(.down)) - 1,
-                                     x1: Int(saturating: r.maxX.rounded(.up)) + 1, y1: Int(saturating: r.maxY.rounded(.up)) + 1))
-            }
+            for r in regions { damage.add(DrawingGeometry.pixels(around: r)) }
             return
         }
         damage.add(new.record.box)

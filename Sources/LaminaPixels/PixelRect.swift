@@ -1,3 +1,5 @@
+import LaminaGeometry
+
 /// A rectangle of device pixels, half-open: columns `x0..<x1`, rows `y0..<y1`. The one type
 /// for damage, clips, dirty regions and device boxes.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
@@ -45,4 +47,11 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "(\(x0), \(y0))–(\(x1), \(y1))" }
+}
+
+extension Rect {
+    /// The rectangle `pixels` covers, in pixel units (a clip or a damage region as geometry).
+    public init(_ pixels: PixelRect) {
+        self.init(x: Double(pixels.x0), y: Double(pixels.y0), width: Double(pixels.width), height: Double(pixels.height))
+    }
 }

@@ -171,10 +171,8 @@ public final class Canvas {
         let device = transform.isIdentity ? path : path.applying(transform)
         // The fast core sees only the clip's pixels: curves away from them become chords
         // (the same pixels inside); the reference pipeline flattens everything.
-        let c = effectiveClip(clip)
         let polygons = pipeline == .fast
-            ? device.fillPolygons(tolerance: flatteningTolerance,
-                                  inside: Rect(x: Double(c.x0), y: Double(c.y0), width: Double(c.width), height: Double(c.height)))
+            ? device.fillPolygons(tolerance: flatteningTolerance, inside: Rect(effectiveClip(clip)))
             : device.flattened(tolerance: flatteningTolerance)
         fill(polygons: polygons, color: color, rule: rule, clip: clip)
     }

@@ -67,11 +67,7 @@ extension Path {
 
         func samePoints(as other: Segment) -> Bool { a == other.a && b == other.b && c == other.c && d == other.d }
 
-        var box: Rect {
-            let minX = min(a.x, b.x, c.x, d.x), maxX = max(a.x, b.x, c.x, d.x)
-            let minY = min(a.y, b.y, c.y, d.y), maxY = max(a.y, b.y, c.y, d.y)
-            return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-        }
+        var box: Rect { Path.box(a, b, c, d) }
     }
 
     /// The segments a fill draws, sub-path by sub-path, each open sub-path closed by a line

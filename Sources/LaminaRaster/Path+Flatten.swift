@@ -119,8 +119,15 @@ extension Path {
 
     /// True when `a`…`d` all lie on one side of `r`: above, below, left or right of it.
     private static func lieOutside(_ r: Rect, _ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
-        max(a.y, b.y, c.y, d.y) < r.minY || min(a.y, b.y, c.y, d.y) > r.maxY
-            || max(a.x, b.x, c.x, d.x) < r.minX || min(a.x, b.x, c.x, d.x) > r.maxX
+        let box = Path.box(a, b, c, d)
+        return box.maxY < r.minY || box.minY > r.maxY || box.maxX < r.minX || box.minX > r.maxX
+    }
+
+    /// The box of four points (a segment's: a line or quadratic repeats its last point).
+    static func box(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Rect {
+        let minX = min(a.x, b.x, c.x, d.x), maxX = max(a.x, b.x, c.x, d.x)
+        let minY = min(a.y, b.y, c.y, d.y), maxY = max(a.y, b.y, c.y, d.y)
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// The most points one path is flattened into: 16,384 — a circle of 1,000 px radius
