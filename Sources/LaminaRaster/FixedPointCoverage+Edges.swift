@@ -2,8 +2,9 @@ import LaminaGeometry
 
 extension FixedPointCoverage {
     /// Sets up the edges of one shape: end points rounded to 1/256 px, edges split where they
-    /// leave the canvas columns and dropped where they miss the rows drawn. Its count and the
-    /// extent stay in locals while the points stream through; it writes only edge records.
+    /// leave the canvas columns and dropped where they miss the rows drawn or lie wholly right
+    /// of the columns drawn. Its count and the extent stay in locals while the points stream
+    /// through; it writes only edge records.
     struct EdgeBuilder {
         private unowned let owner: FixedPointCoverage
         private var edges: UnsafeMutablePointer<Edge>
@@ -11,7 +12,12 @@ extension FixedPointCoverage {
         private(set) var count = 0
         /// The extent of the edges kept: subpixel x, and y clipped to the rows drawn.
         private(set) var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
-        private let clipTop: Int32, clipBottom: Int32, right: Int32
+        /// Whether an edge was dropped for lying right of the columns drawn: its cells would
+        /// all be right of them (a row's deposits never go left of its edge), so no pixel drawn
+        /// changes, but the rows' sums no longer close, and the run after a row's last kept
+        /// edge must then reach the clip's right side.
+        private(set) var droppedRight = false
+        private let clipTop: Int32, clipBottom: Int32, clipRight: Int32, right: Int32
         private let reachX: Double, reachY: Double
 
         init(_ owner: FixedPointCoverage) {
@@ -20,6 +26,7 @@ extension FixedPointCoverage {
             capacity = owner.edgeCapacity
             clipTop = owner.clipTop
             clipBottom = owner.clipBottom
+            clipRight = owner.clipRight
             right = Int32(owner.width) << FixedPointCoverage.subpixelShift
             reachX = Double(owner.width) + 1
             reachY = Double(owner.height) + 1
@@ -98,6 +105,10 @@ extension FixedPointCoverage {
             let down = a.y < b.y
             let (top, bottom) = down ? (a, b) : (b, a)
             guard bottom.y > clipTop, top.y < clipBottom else { return }
+            guard min(top.x, bottom.x) < clipRight else {
+                droppedRight = true
+                return
+            }
             if count == capacity {
                 owner.growEdges(keeping: count)
                 edges = owner.edges

@@ -6,8 +6,9 @@ import LaminaGeometry
 /// one band of rows at a time.
 ///
 /// - Edges are set up once per segment: end points rounded to 1/256 px, split where they leave
-///   the canvas columns, clipped to the rows drawn, and filed under the band where they start,
-///   so the bands above and below a shape cost nothing.
+///   the canvas columns, clipped to the rows drawn, dropped wholly right of the columns drawn,
+///   and filed under the band where they start, so the bands above and below a shape and the
+///   columns right of a clip cost nothing.
 /// - A band is as many rows (a power of two, 1 to 64) as keep its cells within 128 KiB, in L2.
 ///   Each edge deposits, row by row, the exact area of its rounded self into `Int32` cells
 ///   (`LAMINA_FULL_COVERAGE` for a pixel covered once), as differences along the row; the
@@ -54,8 +55,8 @@ final class FixedPointCoverage {
     /// `rowFirst ..< rowEnd`, in bands of `1 << bandShift` rows.
     var colFirst = 0, rowLength = 0, wordsPerRow = 0
     var rowFirst = 0, rowEnd = 0, bandShift = 0
-    /// Rows outside the clip get no deposits (in subpixels).
-    var clipTop: Int32 = 0, clipBottom: Int32 = 0
+    /// Rows outside the clip get no deposits, nor edges right of it (in subpixels).
+    var clipTop: Int32 = 0, clipBottom: Int32 = 0, clipRight: Int32 = 0
 
     /// The largest side 24.8 fixed point in `Int32` holds with room for the one-pixel box
     /// around the canvas; `CoverageRasterizer` draws anything larger with the reference.
@@ -101,6 +102,7 @@ final class FixedPointCoverage {
     ) {
         clipTop = Int32(cy0) << Self.subpixelShift
         clipBottom = Int32(cy1) << Self.subpixelShift
+        clipRight = Int32(cx1) << Self.subpixelShift
         var builder = EdgeBuilder(self)
         for polygon in polygons {
             guard builder.addEdges(of: polygon) else { return }
@@ -109,7 +111,8 @@ final class FixedPointCoverage {
         guard edgeCount > 0 else { return }
         // Columns the deposits can touch: a row's last deposit goes one cell right of its edge.
         colFirst = Int(builder.minX >> Self.subpixelShift)
-        let colEnd = Int(builder.maxX >> Self.subpixelShift) + 2
+        // An edge dropped right of the clip leaves the rows' sums open up to the clip's side.
+        let colEnd = max(Int(builder.maxX >> Self.subpixelShift) + 2, builder.droppedRight ? cx1 : 0)
         rowFirst = Int(builder.minY >> Self.subpixelShift)
         rowEnd = Int((builder.maxY + 255) >> Self.subpixelShift)
         rowLength = colEnd - colFirst

@@ -161,4 +161,31 @@ struct ClippedFillTests {
             #expect(path.fillPolygons(inside: inside).joined().count <= path.flattened().joined().count)
         }
     }
+
+    @Test("a fill through a clip draws inside it exactly what the unclipped fill draws there, and nothing outside (edges right of the clip dropped; both rules, both alphas)", arguments: 0..<24)
+    func clipCutsOnlyItsPixels(seed: UInt64) {
+        var n = SeededNumbers(state: seed &* 7_919 &+ 11)
+        for _ in 0..<6 {
+            // Lines only (no chords for curves away from the clip), reaching past every side.
+            var polygons: [[Point]] = []
+            for _ in 0..<(1 + n.pick(3)) {
+                polygons.append((0..<(3 + n.pick(8))).map { _ in Point(x: n.next(-16, 80), y: n.next(-16, 80)) })
+            }
+            let x0 = n.pick(60), y0 = n.pick(60)
+            let clip = PixelRect(x0: x0, y0: y0, x1: x0 + 1 + n.pick(64 - x0), y1: y0 + 1 + n.pick(64 - y0))
+            let rule: FillRule = n.pick(2) == 0 ? .nonZero : .evenOdd
+            let color = Color(red: 0.2, green: 0.5, blue: 0.9, alpha: n.pick(2) == 0 ? 1 : 0.6)
+            let clipped = PixelBuffer(width: 64, height: 64), whole = PixelBuffer(width: 64, height: 64)
+            Canvas(target: clipped).fill(polygons: polygons, color: color, rule: rule, clip: clip)
+            Canvas(target: whole).fill(polygons: polygons, color: color, rule: rule)
+            var wrong = 0
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let inside = x >= clip.x0 && x < clip.x1 && y >= clip.y0 && y < clip.y1
+                    if clipped[x, y] != (inside ? whole[x, y] : 0) { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "clip \(clip), \(rule)")
+        }
+    }
 }
