@@ -53,6 +53,9 @@ final class AnimationEntry {
     private(set) var plain: (from: SIMD4<Double>, to: SIMD4<Double>, writer: LaneWriter<Layer.Properties>)?
     /// The same for an affine transform into `Layer`'s stored transform: how to write it.
     private(set) var plainTransform: TransformWriter<Layer.Properties>?
+    /// The same for a component of `Layer`'s stored transform (`transform.scale`, …): the
+    /// ends as lanes and how to write them.
+    private(set) var plainComponent: (from: SIMD4<Double>, to: SIMD4<Double>, writer: TransformComponentWriter<Layer.Properties>)?
     // `ends` kept as two plain values: an optional tuple of enums is copied and destroyed
     // through generic witnesses, many times the cost of the interpolation.
     private var from = AnimatableValue.scalar(0)
@@ -105,10 +108,17 @@ final class AnimationEntry {
     private func takePlainEvaluation() {
         plain = nil
         plainTransform = nil
+        plainComponent = nil
         guard hasEnds, !hasKeyframes, !isCumulative, !isAdditive, valueFunction == nil, let layerPropertyIndex
         else { return }
         if affine != nil {
             plainTransform = Layer.layerProperties.transformWriter(atIndex: layerPropertyIndex)
+            return
+        }
+        if let writer = Layer.layerProperties.componentWriter(atIndex: layerPropertyIndex) {
+            if let a = PlainLanes(from), let b = PlainLanes(to), a.kind == writer.kind, b.kind == writer.kind {
+                plainComponent = (a.values, b.values, writer)
+            }
             return
         }
         guard let writer = Layer.layerProperties.laneWriter(atIndex: layerPropertyIndex),

@@ -107,9 +107,10 @@ struct DisplayListBuilder {
         }
         var drawn = Array(operations[firstOperation...])
         let records = Array(list.records[firstRecord...])
-        if place.toDevice == nil, place.recordsDamage, drawn.count > 1, let first = records.first {
+        if place.toDevice == nil, place.recordsDamage, !drawn.isEmpty, let first = records.first {
             // Drawn on the canvas itself: every pixel the subtree paints is inside its records'
-            // boxes (damage relies on it), so painting can skip it whole where the damage is not.
+            // boxes (damage relies on it), so painting can skip it whole where the damage is not
+            // (a lone text operation too: its glyphs would each be looked up and clipped away).
             let box = records.dropFirst().reduce(first.record.box) { $0.union($1.record.box) }
             operations.removeSubrange(firstOperation...)
             drawn = [.bounded(drawn, box: box)]

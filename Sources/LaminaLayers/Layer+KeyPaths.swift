@@ -41,13 +41,7 @@ extension Layer {
         "transform.scale.x": transformComponent("transform.scale.x") { Decomposed2D($0).scale.x },
         "transform.scale.y": transformComponent("transform.scale.y") { Decomposed2D($0).scale.y },
         "transform.scale.z": transformComponent("transform.scale.z") { $0.m33 },
-        "transform.translation": .derived(from: \.transform, get: { Size(width: $0.m41, height: $0.m42) },
-                                          set: { t, s in
-                                              var t = t
-                                              t.m41 = s.width
-                                              t.m42 = s.height
-                                              return t
-                                          }),
+        "transform.translation": translationComponent,
         "transform.translation.x": transformComponent("transform.translation.x") { $0.m41 },
         "transform.translation.y": transformComponent("transform.translation.y") { $0.m42 },
         "transform.translation.z": transformComponent("transform.translation.z") { $0.m43 },
@@ -66,10 +60,31 @@ extension Layer {
     ])
 
     /// One scalar component of `transform`, read by `get` and written through
-    /// ``transform(_:setting:to:)``.
+    /// ``transform(_:setting:to:)``; a plain animation of it writes in place.
     private static func transformComponent(_ key: String, get: @escaping @Sendable (Transform3D) -> Double)
         -> AnimatableProperty<Properties> {
-        .derived(from: \.transform, get: get, set: { t, v in transform(t, setting: key, to: v) })
+        var property = AnimatableProperty<Properties>.derived(from: \.transform, get: get,
+                                                              set: { t, v in transform(t, setting: key, to: v) })
+        property.componentWriter = TransformWriter(\.transform).map { field in
+            TransformComponentWriter(kind: .scalar, transform: field, set: { t, lanes in transform(t, setting: key, to: lanes[0]) })
+        }
+        return property
+    }
+
+    /// `transform.translation`: the x and y translation as a size.
+    private static var translationComponent: AnimatableProperty<Properties> {
+        @Sendable func translated(_ t: Transform3D, _ width: Double, _ height: Double) -> Transform3D {
+            var t = t
+            t.m41 = width
+            t.m42 = height
+            return t
+        }
+        var property = AnimatableProperty<Properties>.derived(from: \.transform, get: { Size(width: $0.m41, height: $0.m42) },
+                                                              set: { t, s in translated(t, s.width, s.height) })
+        property.componentWriter = TransformWriter(\.transform).map { field in
+            TransformComponentWriter(kind: .size, transform: field, set: { t, lanes in translated(t, lanes[0], lanes[1]) })
+        }
+        return property
     }
 
     /// `t` with one component of its decomposition replaced (the `transform.*` key paths of

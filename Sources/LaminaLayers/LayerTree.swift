@@ -217,6 +217,10 @@ public final class LayerTree {
             if let transform = entry.affineTransform(at: time) {
                 writer.write(transform, into: &copy.properties)
             }
+        } else if let component = entry.plainComponent, writesInPlace {
+            if let lanes = entry.lanes(at: time, from: component.from, to: component.to) {
+                component.writer.write(lanes, into: &copy.properties)
+            }
         } else if case let keyPath = entry.keyPath,
                   let value = entry.value(at: time, underlying: { copy.value(forKeyPath: keyPath) }) {
             if let index = entry.layerPropertyIndex, writesInPlace {

@@ -110,3 +110,21 @@ struct LaneWriter<Storage>: Sendable {
         }
     }
 }
+
+/// Writes one component of a stored transform (`transform.scale`, `.rotation.z`,
+/// `.translation`, …) given as lanes: the transform read at its byte offset, the component
+/// replaced by `set`, and stored back, as the key path's derived property does, without
+/// projecting the key path through the runtime's generic code on every frame.
+struct TransformComponentWriter<Storage>: Sendable {
+    /// The component's lane kind (a scalar, or a size for `transform.translation`).
+    let kind: PlainLanes.Kind
+    let transform: TransformWriter<Storage>
+    /// The transform with the component replaced; nil when it cannot be (nothing written).
+    let set: @Sendable (Transform3D, SIMD4<Double>) -> Transform3D?
+
+    @inline(__always)
+    func write(_ lanes: SIMD4<Double>, into storage: inout Storage) {
+        let current = withUnsafeBytes(of: &storage) { $0.load(fromByteOffset: transform.offset, as: Transform3D.self) }
+        if let updated = set(current, lanes) { transform.write(updated, into: &storage) }
+    }
+}

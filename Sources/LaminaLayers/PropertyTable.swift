@@ -77,6 +77,9 @@ struct AnimatableProperty<Storage>: Sendable {
     var laneWriter: LaneWriter<Storage>? = nil
     /// For a stored transform field, a transform written in place (`TransformWriter`).
     var transformWriter: TransformWriter<Storage>? = nil
+    /// For a component of a stored transform field, the component written in place
+    /// (`TransformComponentWriter`).
+    var componentWriter: TransformComponentWriter<Storage>? = nil
 
     /// A stored field, read and written as itself.
     @inline(__always)
@@ -170,6 +173,11 @@ struct PropertyTable<Storage>: Sendable {
     /// The transform writer of the property at `index`, if it has one.
     func transformWriter(atIndex index: Int) -> TransformWriter<Storage>? {
         properties[index].transformWriter
+    }
+
+    /// The transform component writer of the property at `index`, if it has one.
+    func componentWriter(atIndex index: Int) -> TransformComponentWriter<Storage>? {
+        properties[index].componentWriter
     }
 
     /// Writes `value` at `keyPath`; nil when the key path is not in the table, false when the

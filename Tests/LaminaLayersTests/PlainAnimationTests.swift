@@ -18,7 +18,8 @@ private final class OwnLayer: Layer {
 struct PlainAnimationTests {
     static let keyPaths = ["position", "position.x", "position.y", "bounds", "bounds.size", "anchorPoint", "opacity",
                            "zPosition", "backgroundColor", "borderColor", "cornerRadius", "shadowOffset", "shadowOpacity",
-                           "transform"]
+                           "transform", "transform.scale", "transform.rotation.z", "transform.translation",
+                           "transform.translation.y", "transform.scale.x"]
 
     func value(like current: AnimatableValue, _ n: inout SeededNumbers) -> AnimatableValue {
         switch current {
@@ -33,7 +34,7 @@ struct PlainAnimationTests {
         }
     }
 
-    @Test("a number, point, size, rectangle or colour animated as lanes, or an affine transform written in place, shows exactly what the general path shows", arguments: 0..<4)
+    @Test("a number, point, size, rectangle or colour animated as lanes, or an affine transform or one of its components written in place, shows exactly what the general path shows", arguments: 0..<4)
     func lanesEqualGeneralPath(seed: UInt64) throws {
         var n = SeededNumbers(state: seed &* 7919 &+ 17)
         let curves: [TimingFunction?] = [nil, .easeIn, .easeOut, .easeInEaseOut, .default,
@@ -68,13 +69,14 @@ struct PlainAnimationTests {
         }
         plainTree.commit(at: 0)
         ownTree.commit(at: 0)
-        // The lane or transform path is taken for every animation of a layer of Lamina's own
+        // The lane, transform or component path is taken for every animation of a layer of Lamina's own
         // kind but those from or to no colour (which switch, not interpolate): else this
         // compares nothing.
         let entries = pairs.flatMap { $0.0.animations.entries }
-        let general = entries.filter { $0.plain == nil && $0.plainTransform == nil }
+        let general = entries.filter { $0.plain == nil && $0.plainTransform == nil && $0.plainComponent == nil }
         #expect(entries.count - general.count > 100)
         #expect(entries.filter { $0.plainTransform != nil }.count > 5)
+        #expect(entries.filter { $0.plainComponent != nil }.count > 20)
         #expect(general.allSatisfy { entry in entry.ends.map { [$0.from, $0.to].contains(.color(nil)) } ?? false })
         for frame in 0..<200 {
             let t = Double(frame) / 60
