@@ -24,7 +24,7 @@ struct DamageRegions {
     }
 
     /// Adds a changed box (an empty one still counts where it is, as its corners are where
-    /// the layer was: it is kept as a rectangle of no area, merged with anything it touches).
+    /// the layer was: it is kept as a rectangle of no area, merged with a region it lies on).
     mutating func add(_ box: PixelRect) {
         func x(_ v: Int) -> Int { min(max(v, bounds.x0), bounds.x1) }
         func y(_ v: Int) -> Int { min(max(v, bounds.y0), bounds.y1) }

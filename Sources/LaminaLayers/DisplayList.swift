@@ -96,6 +96,16 @@ struct DrawRecord: Equatable {
     /// A hash of a shape's path, which `digest` leaves out (`Layer.kindOutline`; the path
     /// itself is in the display list's `outlines`); 0 for other kinds.
     var pathHash = 0
+    /// Device pixels the layer's own drawing leaves wholly one opaque colour (whose hash is
+    /// `interiorColor`): its opaque background's interior, inside its rounded
+    /// corners and border by a pixel more, where it draws nothing else (no contents, no kind
+    /// content), straight on the canvas through an axis-aligned transform. Nil otherwise.
+    /// Where two frames' interiors of one colour overlap, the layer draws the same there in
+    /// both, and whatever else changed (beneath, its sublayers, above) has records of its
+    /// own, so the layer's change changes no pixel there: a card that moves or
+    /// grows redraws the bands round its unchanged middle (`Renderer.addChange`).
+    var interior: PixelRect?
+    var interiorColor = 0
 
     /// A shape's path as the display list keeps it beside the shape's record.
     final class Outline: Equatable {

@@ -40,6 +40,7 @@ struct DisplayListBuilder {
         var digest: Hasher
         var paintBox: PixelRect?
         var outline: DrawRecord.Outline?
+        var interior: (pixels: PixelRect, color: Int)?
     }
 
     private let canvasSize: (width: Int, height: Int)
@@ -388,12 +389,45 @@ struct DisplayListBuilder {
                 && place.toTarget.isAffine
             return DrawRecord.Outline(path: kind.path, toDevice: local ? place.toTarget.affineTransform : nil)
         }
-        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox, outline: outline)
+        let interior = grouped || layer.maskLayer != nil ? nil : opaqueInterior(of: layer, place, opacity: opacity)
+        return PendingRecord(key: nextKey(for: layer), box: box, digest: digest, paintBox: paintBox, outline: outline,
+                             interior: interior)
+    }
+
+    /// The device pixels `layer`'s own drawing leaves one opaque colour, and a hash of that
+    /// colour (`DrawRecord.interior`): its opaque background's interior inside the rounded
+    /// corners and the border, a pixel in from there (the corners' chords and anti-aliasing
+    /// stay outside), on whole pixels, through an axis-aligned transform straight onto the
+    /// canvas. Nil when it draws anything else inside its bounds (contents, its kind's
+    /// content). Clips around it do not matter: where one hides the interior the layer draws
+    /// nothing there in either frame, and a clip that moved is its owner's change, whose
+    /// boxes are damaged but for its owner's own interior, which lies inside the clip.
+    private func opaqueInterior(of layer: Layer, _ place: Place, opacity: Double) -> (pixels: PixelRect, color: Int)? {
+        guard place.toDevice == nil, let background = layer.backgroundColor, layer.contents == nil,
+              layer.kindContentElementCount == 0 else { return nil }
+        let color = shade(background, opacity)
+        guard color.alpha >= 1 else { return nil }
+        let bounds = layer.bounds
+        let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+        var inside = Self.interior(of: bounds, cornerRadius: radius)
+        if layer.borderColor != nil, layer.borderWidth > 0 {
+            let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
+            inside = Self.interior(of: bounds.insetBy(dx: w, dy: w), cornerRadius: max(radius - w, 0))
+        }
+        guard inside.width > 0, inside.height > 0, let device = Self.axisAligned(inside, place.toTarget) else { return nil }
+        let x0 = (device.minX + 1).rounded(.up), y0 = (device.minY + 1).rounded(.up)
+        let x1 = (device.maxX - 1).rounded(.down), y1 = (device.maxY - 1).rounded(.down)
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
+        let pixels = PixelRect(x0: Int(saturating: x0), y0: Int(saturating: y0), x1: Int(saturating: x1), y1: Int(saturating: y1))
+            .intersection(PixelRect(width: canvasSize.width, height: canvasSize.height))
+        return pixels.isEmpty ? nil : (pixels, color.hashValue)
     }
 
     private mutating func finish(_ pending: PendingRecord) {
         list.records.append((pending.key, DrawRecord(box: pending.box, digest: pending.digest.finalize(),
-                                                     paintBox: pending.paintBox, pathHash: pending.outline?.path.hashValue ?? 0)))
+                                                     paintBox: pending.paintBox, pathHash: pending.outline?.path.hashValue ?? 0,
+                                                     interior: pending.interior?.pixels,
+                                                     interiorColor: pending.interior?.color ?? 0)))
         if let outline = pending.outline { list.outlines[pending.key] = outline }
     }
 

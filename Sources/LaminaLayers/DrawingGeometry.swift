@@ -107,7 +107,23 @@ enum DrawingGeometry {
         }
         if let kind = layer.kindContentExtent { extent = extent.union(kind) }
         guard toDevice.isAffine else { return projectedBox(of: extent, through: toDevice) }
-        return toDevice.affineTransform.apply(to: extent)
+        let box = toDevice.affineTransform.apply(to: extent)
+        guard layer.shadowOpacity > 0 else { return box }
+        return box.union(shadowBox(of: layer, toDevice: toDevice.affineTransform))
+    }
+
+    /// The device box of a shadow as `Renderer.drawShadow` places it: the silhouette's box
+    /// through `toDevice`, moved by the offset and blurred by the radius at the transform's
+    /// x scale (which a non-uniform scale draws the shadow at), grown by the three box
+    /// passes' reach and the half pixel the mask may be snapped by.
+    private static func shadowBox(of layer: Layer, toDevice: AffineTransform) -> Rect {
+        let shape = layer.shadowPath?.controlPointBounds ?? layer.kindSilhouette?.controlPointBounds ?? layer.bounds
+        let scale = max((toDevice.a * toDevice.a + toDevice.b * toDevice.b).squareRoot(), 1e-9)
+        let blur = Double(min(max(Int(saturating: (layer.shadowRadius * scale).rounded()), 0), Renderer.maximumShadowBlur))
+        let placed = toDevice.apply(to: shape)
+        let reach = 3 * blur + 1
+        return Rect(x: placed.minX + layer.shadowOffset.width * scale - reach, y: placed.minY + layer.shadowOffset.height * scale - reach,
+                    width: placed.width + 2 * reach, height: placed.height + 2 * reach)
     }
 
     /// The device box of a rectangle of the z = 0 plane seen through a perspective: the box

@@ -121,7 +121,9 @@ extension Renderer {
 
     /// What changed between two records of one layer: both boxes, or, when only its
     /// outline's points moved and it only fills the outline on the canvas, where the fill
-    /// changed (`Path.differingRegions`, in device pixels, grown by a pixel as every box is).
+    /// changed (`Path.differingRegions`, in device pixels, grown by a pixel as every box is),
+    /// or, when both frames' opaque interiors (`DrawRecord.interior`) of one colour overlap,
+    /// both boxes but for that overlap.
     static func addChange(from old: (record: DrawRecord, outline: DrawRecord.Outline?),
                           to new: (record: DrawRecord, outline: DrawRecord.Outline?),
                           tolerance: Double, to damage: inout DamageRegions) {
@@ -130,6 +132,13 @@ extension Renderer {
            let regions = after.path.applying(toDevice).differingRegions(from: before.path.applying(toDevice), tolerance: tolerance),
            regions.allSatisfy({ $0.minX.isFinite && $0.minY.isFinite && $0.maxX.isFinite && $0.maxY.isFinite }) {
             for r in regions { damage.add(DrawingGeometry.pixels(around: r)) }
+            return
+        }
+        // Where both frames' opaque interiors of one colour overlap, no pixel changed.
+        if let a = old.record.interior, let b = new.record.interior, old.record.interiorColor == new.record.interiorColor,
+           case let unchanged = a.intersection(b), !unchanged.isEmpty {
+            for r in new.record.box.subtracting(unchanged) { damage.add(r) }
+            for r in old.record.box.subtracting(unchanged) { damage.add(r) }
             return
         }
         damage.add(new.record.box)

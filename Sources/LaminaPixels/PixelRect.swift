@@ -46,6 +46,18 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         PixelRect(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
     }
 
+    /// The pixels not in `other`, as at most four disjoint rectangles: the columns left and
+    /// right of it whole, then the rows above and below it in its columns (so what lies above
+    /// or below it, such as a label on a card, joins those rows without reaching the sides).
+    public func subtracting(_ other: PixelRect) -> [PixelRect] {
+        let cut = intersection(other)
+        guard !isEmpty else { return [] }
+        guard !cut.isEmpty else { return [self] }
+        let pieces = [PixelRect(x0: x0, y0: y0, x1: cut.x0, y1: y1), PixelRect(x0: cut.x1, y0: y0, x1: x1, y1: y1),
+                      PixelRect(x0: cut.x0, y0: y0, x1: cut.x1, y1: cut.y0), PixelRect(x0: cut.x0, y0: cut.y1, x1: cut.x1, y1: y1)]
+        return pieces.filter { !$0.isEmpty }
+    }
+
     public var description: String { "(\(x0), \(y0))–(\(x1), \(y1))" }
 }
 

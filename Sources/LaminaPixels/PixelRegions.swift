@@ -1,10 +1,13 @@
 /// At most `maximumCount` disjoint rectangles of pixels that cover every rectangle added:
 /// what the renderer redraws of a frame (its damage regions) and what a scanout buffer has
 /// not been given yet (the regions of the frames it missed). Two changes far apart stay two
-/// rectangles instead of the one spanning them. A rectangle that overlaps or touches one
-/// kept is merged with it (a pixel is never counted twice), and so is one whose merge with
-/// it costs at most `mergeCost` more pixels than the two apart; past `maximumCount`, the two
-/// whose merge adds the fewest pixels merge, so it stays a few rectangles however many come.
+/// rectangles instead of the one spanning them. What a rectangle added shares with those kept
+/// is cut away (a pixel is never counted twice), and each piece left is merged with a kept
+/// rectangle it overlaps or whose merge with it costs at most `mergeCost` more pixels than
+/// the two apart (two halves of one rectangle, side by side); rectangles that only touch stay
+/// apart otherwise (the bands round a moving card's unchanged middle, and a label on the card
+/// overlapping one of them). Past `maximumCount`, the two whose merge adds the fewest pixels
+/// merge, so it stays a few rectangles however many come.
 public struct PixelRegions: Sendable {
     /// Rectangles kept at most.
     public let maximumCount: Int
@@ -20,12 +23,24 @@ public struct PixelRegions: Sendable {
         self.mergeCost = mergeCost
     }
 
-    /// Adds `box` (normalized); an empty one still counts where it is, merged with anything
-    /// it touches (a layer with no area that moved was there). Areas are computed in `Int`:
+    /// Adds `box` (normalized); an empty one still counts where it is, merged with a
+    /// rectangle it lies in or on the edge of (a layer with no area that moved was there), or
+    /// kept as a rectangle of no area. Areas are computed in `Int`:
     /// callers clamp boxes to their canvas first.
     public mutating func add(_ box: PixelRect) {
-        var box = PixelRect(x0: min(box.x0, box.x1), y0: min(box.y0, box.y1), x1: max(box.x0, box.x1), y1: max(box.y0, box.y1))
-        // Fold in every rectangle the box overlaps or is cheaper merged with, until none is.
+        let box = PixelRect(x0: min(box.x0, box.x1), y0: min(box.y0, box.y1), x1: max(box.x0, box.x1), y1: max(box.y0, box.y1))
+        guard !box.isEmpty else { return insert(box) }
+        var pieces = [box]
+        for kept in rects where kept.x0 < box.x1 && box.x0 < kept.x1 && kept.y0 < box.y1 && box.y0 < kept.y1 {
+            pieces = pieces.flatMap { $0.subtracting(kept) }
+        }
+        for piece in pieces { insert(piece) }
+    }
+
+    /// Keeps `box`, folding into it every rectangle it overlaps or is cheaper merged with,
+    /// until none is (their hull: each fold leaves one rectangle fewer, so this ends).
+    private mutating func insert(_ box: PixelRect) {
+        var box = box
         var i = 0
         while i < rects.count {
             if shouldMerge(rects[i], box) {
@@ -56,13 +71,12 @@ public struct PixelRegions: Sendable {
         let merged = Self.hull(rects[best.i], rects[best.j])
         rects.remove(at: best.j)
         rects.remove(at: best.i)
-        add(merged)                                   // it may now overlap another
+        insert(merged)                                // it may now overlap another
     }
 
-    /// True when `a` and `b` overlap or touch, or their hull costs at most `mergeCost` more
-    /// than both.
+    /// True when `a` and `b` overlap, or their hull costs at most `mergeCost` more than both.
     private func shouldMerge(_ a: PixelRect, _ b: PixelRect) -> Bool {
-        if a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1 { return true }
+        if a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 { return true }
         return Self.hull(a, b).area - a.area - b.area <= mergeCost
     }
 
