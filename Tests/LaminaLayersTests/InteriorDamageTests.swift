@@ -3,7 +3,6 @@ import Testing
 @testable import LaminaAnimation
 @testable import LaminaGeometry
 @testable import LaminaLayers
-@testable import LaminaPixels
 @testable import LaminaRaster
 
 /// Damage round an opaque layer's unchanged middle (`DrawRecord.interior`): a card that moves,
