@@ -62,9 +62,12 @@ struct DisplayListBuilder {
     private var maskDepth = 0
 
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
-    /// gets a record.
-    static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool) -> DisplayList {
+    /// gets a record. `expectedRecords` (the last frame's count) is room made for the
+    /// records up front, so a list of hundreds does not grow by copying itself every frame.
+    static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool,
+                      expectedRecords: Int = 0) -> DisplayList {
         var builder = DisplayListBuilder(canvasSize: canvasSize)
+        builder.list.records.reserveCapacity(expectedRecords)
         var operations: [DisplayOperation] = []
         builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,
                                  targetSize: canvasSize, recordsDamage: tracksDamage), into: &operations)
@@ -260,31 +263,17 @@ struct DisplayListBuilder {
         if let background {
             operations.append(.fill(outline, color: background, rule: .nonZero, toTarget: toTarget))
         }
-        var inside: [DisplayOperation] = []
-        if layer.masksToBounds { clips.append(radius > 0 ? nil : Self.pixelRect(bounds, place)) }
-        defer { if layer.masksToBounds { clips.removeLast() } }
-        if let image = layer.contents, image.width > 0, image.height > 0 {
-            let placed = DrawingGeometry.contentsRect(of: layer, image: image)
-            let imageToLayer = Transform3D(scaleX: placed.width / Double(image.width), y: placed.height / Double(image.height), z: 1)
-                .concatenating(Transform3D(translationX: placed.minX, y: placed.minY, z: 0))
-            inside.append(.image(image, toTarget: imageToLayer.concatenating(toTarget), opacity: alpha))
-            if layer.model().contentsMayUseOverlayPlane { noteScanoutCandidate(layer, image: image, placed: placed, place, alpha: alpha) }
-        }
-        let tintsNow = tints
-        layer.appendKindContent(to: &inside, in: KindContentContext(outline: outline, toTarget: toTarget,
-                                                                   shade: { Self.shade($0, alpha, tints: tintsNow) }))
-        let replicates = layer.sublayerInstanceCount > 1
-        if replicates { replicatorDepth += 1 }
-        for child in children(of: layer, place, alpha: alpha, shownAlpha: place.shownAlpha * own) {
-            if let tint = child.tint { tints.append(tint) }
-            walk(child.layer, child.place, into: &inside)
-            if child.tint != nil { tints.removeLast() }
-        }
-        if replicates { replicatorDepth -= 1 }
+        // What the bounds clip is kept apart, to be wrapped in the clip; without one it goes
+        // straight into `operations` (a parent of hundreds of layers copied its list once more
+        // every frame).
         if layer.masksToBounds {
+            clips.append(radius > 0 ? nil : Self.pixelRect(bounds, place))
+            var inside: [DisplayOperation] = []
+            appendInside(layer, place, alpha: alpha, own: own, outline: outline, into: &inside)
+            clips.removeLast()
             operations.append(.clipped(inside, to: outline, toTarget: toTarget))
         } else {
-            operations.append(contentsOf: inside)
+            appendInside(layer, place, alpha: alpha, own: own, outline: outline, into: &operations)
         }
         if let color = layer.borderColor, layer.borderWidth > 0 {
             let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
@@ -297,6 +286,31 @@ struct DisplayListBuilder {
             }
             operations.append(.fill(ring, color: shade(color, alpha), rule: .evenOdd, toTarget: toTarget))
         }
+    }
+
+    /// What a layer draws inside its bounds, in order: its contents image, its kind's content
+    /// and its sublayers (what `masksToBounds` clips).
+    private mutating func appendInside(_ layer: Layer, _ place: Place, alpha: Double, own: Double, outline: Path,
+                                       into operations: inout [DisplayOperation]) {
+        let toTarget = place.toTarget
+        if let image = layer.contents, image.width > 0, image.height > 0 {
+            let placed = DrawingGeometry.contentsRect(of: layer, image: image)
+            let imageToLayer = Transform3D(scaleX: placed.width / Double(image.width), y: placed.height / Double(image.height), z: 1)
+                .concatenating(Transform3D(translationX: placed.minX, y: placed.minY, z: 0))
+            operations.append(.image(image, toTarget: imageToLayer.concatenating(toTarget), opacity: alpha))
+            if layer.model().contentsMayUseOverlayPlane { noteScanoutCandidate(layer, image: image, placed: placed, place, alpha: alpha) }
+        }
+        let tintsNow = tints
+        layer.appendKindContent(to: &operations, in: KindContentContext(outline: outline, toTarget: toTarget,
+                                                                       shade: { Self.shade($0, alpha, tints: tintsNow) }))
+        let replicates = layer.sublayerInstanceCount > 1
+        if replicates { replicatorDepth += 1 }
+        for child in children(of: layer, place, alpha: alpha, shownAlpha: place.shownAlpha * own) {
+            if let tint = child.tint { tints.append(tint) }
+            walk(child.layer, child.place, into: &operations)
+            if child.tint != nil { tints.removeLast() }
+        }
+        if replicates { replicatorDepth -= 1 }
     }
 
     /// What the layer draws after itself, with their places: the target and device chains

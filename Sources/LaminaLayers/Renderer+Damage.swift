@@ -38,7 +38,8 @@ extension Renderer {
     /// offered to it; when it returns true they are left to the plane.
     public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color,
                            overlay: ((OverlayContents) -> Bool)? = nil) -> DamagedFrame {
-        var list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true)
+        var list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true,
+                                            expectedRecords: previous?.count ?? 0)
         var onPlane: OverlayContents?
         if let overlay, let choice = Self.overlayChoice(list), overlay(choice.contents) {
             list.records[choice.candidate.record].record.digest = choice.candidate.planeDigest
