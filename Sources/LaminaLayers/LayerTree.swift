@@ -118,7 +118,7 @@ public final class LayerTree {
     /// finished animations and the layer's presentation are left to the real pass.
     private func presentation(of layer: Layer, parentTime: Double, parentRate: Double, callbacks: inout [() -> Void],
                               running: inout Bool, isInstance: Bool = false) -> Layer {
-        if !isInstance, !layer.needsPresentation, layer.presentsStatically, let kept = layer.presentationLayer {
+        if let kept = keptCopy(of: layer, isInstance: isInstance) {
             return kept                                       // nothing in this subtree changed or animates
         }
         let time = layer.localTime(fromSuperlayerTime: parentTime)
@@ -164,10 +164,34 @@ public final class LayerTree {
                 layer.animations.entries[i].hasFinished = true
             }
         }
-        copy.adoptPresentationSublayers(layer.sublayers.map {
-            presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running,
-                         isInstance: isInstance)
-        })
+        var sublayersStatic = true
+        if copy.sublayers.count == layer.sublayers.count {
+            // A reused copy holding as many: each place rewritten only where its sublayer is not
+            // kept, the old copy taken out while the sublayer is worked on (so a copy nothing
+            // else holds can be rewritten in place) and the new one put back. A parent of
+            // hundreds of kept layers rebuilt its list, and set each one's superlayer again,
+            // every frame. Each model sublayer unretained: the array holds them for the loop.
+            layer.sublayers.withUnsafeBufferPointer { sublayers in
+                for i in sublayers.indices {
+                    Unmanaged.passUnretained(sublayers[i])._withUnsafeGuaranteedRef { sublayer in
+                        defer { if !sublayer.presentsStatically { sublayersStatic = false } }
+                        if let kept = keptCopy(of: sublayer, isInstance: isInstance), kept === copy.sublayers[i] { return }
+                        copy.sublayers[i] = vacancy
+                        let child = presentation(of: sublayer, parentTime: time, parentRate: rate, callbacks: &callbacks,
+                                                 running: &running, isInstance: isInstance)
+                        copy.sublayers[i] = child
+                        if child.superlayer !== copy { child.superlayer = copy }
+                    }
+                }
+            }
+        } else {
+            copy.sublayers = []                               // the old copies let go, to be reused
+            copy.adoptPresentationSublayers(layer.sublayers.map {
+                presentation(of: $0, parentTime: time, parentRate: rate, callbacks: &callbacks, running: &running,
+                             isInstance: isInstance)
+            })
+            sublayersStatic = layer.sublayers.allSatisfy { $0.presentsStatically }
+        }
         if let mask = layer.maskLayer {
             let maskCopy = presentation(of: mask, parentTime: time, parentRate: rate, callbacks: &callbacks,
                                         running: &running, isInstance: isInstance)
@@ -191,10 +215,22 @@ public final class LayerTree {
             // A copy that showed an animation ending now is not kept: the next frame shows
             // the model without it (rule 10).
             layer.presentsStatically = layer.animations.entries.isEmpty && finishedIndices.isEmpty && layer.pendingCallbacks.isEmpty
-                && layer.sublayers.allSatisfy { $0.presentsStatically } && (layer.maskLayer?.presentsStatically ?? true)
+                && sublayersStatic && (layer.maskLayer?.presentsStatically ?? true)
         }
         return copy
     }
+
+    /// Last frame's copy of `layer` when it is shown again as it is: nothing in its subtree
+    /// changed or animates (not for a replicator's extra instances, made afresh).
+    @inline(__always)
+    private func keptCopy(of layer: Layer, isInstance: Bool) -> Layer? {
+        guard !isInstance, !layer.needsPresentation, layer.presentsStatically else { return nil }
+        return layer.presentationLayer
+    }
+
+    /// What a copy's sublayer list holds in the place of a sublayer while that sublayer's copy
+    /// is worked on (never drawn, never seen outside the pass).
+    private let vacancy = Layer()
 
     /// Writes a committed animation's value at layer time `time` into the presentation copy:
     /// a transition's frame, a group's children, or the animated property (with a path's turn).
