@@ -63,11 +63,13 @@ struct DisplayListBuilder {
 
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
     /// gets a record. `expectedRecords` (the last frame's count) is room made for the
-    /// records up front, so a list of hundreds does not grow by copying itself every frame.
+    /// records and the layers' draw counts up front, so neither grows by copying (and
+    /// rehashing) itself every frame.
     static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool,
                       expectedRecords: Int = 0) -> DisplayList {
         var builder = DisplayListBuilder(canvasSize: canvasSize)
         builder.list.records.reserveCapacity(expectedRecords)
+        builder.occurrences.reserveCapacity(expectedRecords)
         var operations: [DisplayOperation] = []
         builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,
                                  targetSize: canvasSize, recordsDamage: tracksDamage), into: &operations)
