@@ -116,15 +116,18 @@ final class AnimationEntry {
             return
         }
         if let writer = Layer.layerProperties.componentWriter(atIndex: layerPropertyIndex) {
-            if let a = PlainLanes(from), let b = PlainLanes(to), a.kind == writer.kind, b.kind == writer.kind {
-                plainComponent = (a.values, b.values, writer)
-            }
+            plainComponent = plainEnds(as: writer.kind).map { ($0.from, $0.to, writer) }
             return
         }
         guard let writer = Layer.layerProperties.laneWriter(atIndex: layerPropertyIndex),
-              let a = PlainLanes(from), let b = PlainLanes(to), a.kind == writer.kind, b.kind == writer.kind
-        else { return }
-        plain = (a.values, b.values, writer)
+              let ends = plainEnds(as: writer.kind) else { return }
+        plain = (ends.from, ends.to, writer)
+    }
+
+    /// The resolved ends as lanes, when both are of `kind`.
+    private func plainEnds(as kind: PlainLanes.Kind) -> (from: SIMD4<Double>, to: SIMD4<Double>)? {
+        guard let a = PlainLanes(from), let b = PlainLanes(to), a.kind == kind, b.kind == kind else { return nil }
+        return (a.values, b.values)
     }
 
     /// A plain animation's lanes at layer time `time`, or nil where it does not apply: what

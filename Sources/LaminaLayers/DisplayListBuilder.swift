@@ -248,10 +248,23 @@ struct DisplayListBuilder {
         return bounds.insetBy(dx: inset, dy: inset)
     }
 
+    /// The corner radius a layer's bounds are rounded by: at least 0, at most half the
+    /// shorter side.
+    private static func cornerRadius(of layer: Layer, bounds: Rect) -> Double {
+        min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+    }
+
+    /// The inner edge of a layer's border of width `borderWidth` (at most half the shorter
+    /// side) inside bounds rounded by `radius`: the rectangle and its corner radius.
+    private static func borderInside(of layer: Layer, bounds: Rect, radius: Double) -> (rect: Rect, radius: Double) {
+        let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
+        return (bounds.insetBy(dx: w, dy: w), max(radius - w, 0))
+    }
+
     private mutating func appendUnmasked(_ layer: Layer, _ place: Place, alpha: Double, own: Double,
                                          into operations: inout [DisplayOperation]) {
         let bounds = layer.bounds
-        let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+        let radius = Self.cornerRadius(of: layer, bounds: bounds)
         let outline = radius > 0 ? Path(roundedRect: bounds, cornerRadius: radius) : Path(rect: bounds)
         let toTarget = place.toTarget
         let background = layer.backgroundColor.map { shade($0, alpha) }
@@ -278,11 +291,9 @@ struct DisplayListBuilder {
             appendInside(layer, place, alpha: alpha, own: own, outline: outline, into: &operations)
         }
         if let color = layer.borderColor, layer.borderWidth > 0 {
-            let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
             var ring = outline
-            let inner = bounds.insetBy(dx: w, dy: w)
+            let (inner, innerRadius) = Self.borderInside(of: layer, bounds: bounds, radius: radius)
             if inner.width > 0 && inner.height > 0 {
-                let innerRadius = max(radius - w, 0)
                 let hole = innerRadius > 0 ? Path(roundedRect: inner, cornerRadius: innerRadius) : Path(rect: inner)
                 for element in hole.elements { ring.append(element) }
             }
@@ -424,17 +435,17 @@ struct DisplayListBuilder {
         let color = shade(background, opacity)
         guard color.alpha >= 1 else { return nil }
         let bounds = layer.bounds
-        let radius = min(max(layer.cornerRadius, 0), min(bounds.width, bounds.height) / 2)
+        let radius = Self.cornerRadius(of: layer, bounds: bounds)
         var inside = Self.interior(of: bounds, cornerRadius: radius)
         if layer.borderColor != nil, layer.borderWidth > 0 {
-            let w = min(layer.borderWidth, min(bounds.width, bounds.height) / 2)
-            inside = Self.interior(of: bounds.insetBy(dx: w, dy: w), cornerRadius: max(radius - w, 0))
+            let border = Self.borderInside(of: layer, bounds: bounds, radius: radius)
+            inside = Self.interior(of: border.rect, cornerRadius: border.radius)
         }
-        guard inside.width > 0, inside.height > 0, let device = Self.axisAligned(inside, place.toTarget) else { return nil }
-        let x0 = (device.minX + 1).rounded(.up), y0 = (device.minY + 1).rounded(.up)
-        let x1 = (device.maxX - 1).rounded(.down), y1 = (device.maxY - 1).rounded(.down)
-        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
-        let pixels = PixelRect(x0: Int(saturating: x0), y0: Int(saturating: y0), x1: Int(saturating: x1), y1: Int(saturating: y1))
+        // Upright only (an axis-aligned scale, not mirrored), as the rest of the walk takes
+        // whole pixels; the shadow's covered pixels are found the same way.
+        guard inside.width > 0, inside.height > 0, place.toTarget.isAffine, case let toTarget = place.toTarget.affineTransform,
+              toTarget.a > 0, toTarget.d > 0 else { return nil }
+        let pixels = Renderer.wholePixels(inside: inside, toTarget: toTarget)
             .intersection(PixelRect(width: canvasSize.width, height: canvasSize.height))
         return pixels.isEmpty ? nil : (pixels, color.hashValue)
     }

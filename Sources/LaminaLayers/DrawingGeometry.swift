@@ -113,15 +113,14 @@ enum DrawingGeometry {
     }
 
     /// The device box of a shadow as `Renderer.drawShadow` places it: the silhouette's box
-    /// through `toDevice`, moved by the offset and blurred by the radius at the transform's
-    /// x scale (which a non-uniform scale draws the shadow at), grown by the three box
-    /// passes' reach and the half pixel the mask may be snapped by.
+    /// through `toDevice`, moved by the offset and blurred by the radius at the scale the
+    /// shadow is drawn at (`Renderer.shadowScale`), grown by the three box passes' reach and
+    /// the half pixel the mask may be snapped by.
     private static func shadowBox(of layer: Layer, toDevice: AffineTransform) -> Rect {
         let shape = layer.shadowPath?.controlPointBounds ?? layer.kindSilhouette?.controlPointBounds ?? layer.bounds
-        let scale = max((toDevice.a * toDevice.a + toDevice.b * toDevice.b).squareRoot(), 1e-9)
-        let blur = Double(min(max(Int(saturating: (layer.shadowRadius * scale).rounded()), 0), Renderer.maximumShadowBlur))
+        let (scale, blur) = Renderer.shadowScale(radius: layer.shadowRadius, toTarget: toDevice)
         let placed = toDevice.apply(to: shape)
-        let reach = 3 * blur + 1
+        let reach = 3 * Double(blur) + 1
         return Rect(x: placed.minX + layer.shadowOffset.width * scale - reach, y: placed.minY + layer.shadowOffset.height * scale - reach,
                     width: placed.width + 2 * reach, height: placed.height + 2 * reach)
     }

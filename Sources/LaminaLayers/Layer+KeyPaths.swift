@@ -63,26 +63,27 @@ extension Layer {
     /// ``transform(_:setting:to:)``; a plain animation of it writes in place.
     private static func transformComponent(_ key: String, get: @escaping @Sendable (Transform3D) -> Double)
         -> AnimatableProperty<Properties> {
-        var property = AnimatableProperty<Properties>.derived(from: \.transform, get: get,
-                                                              set: { t, v in transform(t, setting: key, to: v) })
-        property.componentWriter = TransformWriter(\.transform).map { field in
-            TransformComponentWriter(kind: .scalar, transform: field, set: { t, lanes in transform(t, setting: key, to: lanes[0]) })
-        }
-        return property
+        component(get: get, set: { t, v in transform(t, setting: key, to: v) })
     }
 
     /// `transform.translation`: the x and y translation as a size.
     private static var translationComponent: AnimatableProperty<Properties> {
-        @Sendable func translated(_ t: Transform3D, _ width: Double, _ height: Double) -> Transform3D {
+        component(get: { Size(width: $0.m41, height: $0.m42) }, set: { t, s in
             var t = t
-            t.m41 = width
-            t.m42 = height
+            t.m41 = s.width
+            t.m42 = s.height
             return t
-        }
-        var property = AnimatableProperty<Properties>.derived(from: \.transform, get: { Size(width: $0.m41, height: $0.m42) },
-                                                              set: { t, s in translated(t, s.width, s.height) })
+        })
+    }
+
+    /// A component of `transform` read by `get` and replaced by `set`: the table's derived
+    /// property, and the writer a plain animation of it uses in place (its lanes as `Value`).
+    private static func component<Value: PlainAnimatable>(
+        get: @escaping @Sendable (Transform3D) -> Value, set: @escaping @Sendable (Transform3D, Value) -> Transform3D?
+    ) -> AnimatableProperty<Properties> {
+        var property = AnimatableProperty<Properties>.derived(from: \.transform, get: get, set: set)
         property.componentWriter = TransformWriter(\.transform).map { field in
-            TransformComponentWriter(kind: .size, transform: field, set: { t, lanes in translated(t, lanes[0], lanes[1]) })
+            TransformComponentWriter(kind: Value.laneKind, transform: field, set: { t, lanes in set(t, Value(lanes: lanes)) })
         }
         return property
     }

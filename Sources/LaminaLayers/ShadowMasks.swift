@@ -67,8 +67,7 @@ extension Renderer {
     /// out: the opaque background drawn next paints them whatever is under it.
     func drawShadow(silhouette: Path, color: Color, radius: Double, offset: Size, toTarget: AffineTransform,
                     covered: Rect? = nil, canvas: Canvas) {
-        let scale = max((toTarget.a * toTarget.a + toTarget.b * toTarget.b).squareRoot(), 1e-9)
-        let blur = min(max(Int(saturating: (radius * scale).rounded()), 0), Renderer.maximumShadowBlur)
+        let (scale, blur) = Self.shadowScale(radius: radius, toTarget: toTarget)
         let placed = toTarget.concatenating(AffineTransform(translationX: offset.width * scale, y: offset.height * scale))
         guard blur > 0 else {
             canvas.fill(silhouette, color: color, transform: placed)
@@ -107,6 +106,14 @@ extension Renderer {
         }
         canvas.draw(mask, at: (region.x0 + dx, region.y0 + dy), color: color,
                     excluding: covered.map { Self.wholePixels(inside: $0, toTarget: toTarget) } ?? PixelRect(width: 0, height: 0))
+    }
+
+    /// The scale a shadow is placed at (the transform's x scale, for the offset and the blur
+    /// alike) and its blur in target pixels (`radius` at that scale, rounded, at most
+    /// `maximumShadowBlur`): what `drawShadow` draws and a layer's damage box must hold.
+    static func shadowScale(radius: Double, toTarget: AffineTransform) -> (scale: Double, blur: Int) {
+        let scale = max((toTarget.a * toTarget.a + toTarget.b * toTarget.b).squareRoot(), 1e-9)
+        return (scale, min(max(Int(saturating: (radius * scale).rounded()), 0), Renderer.maximumShadowBlur))
     }
 
     /// The pixels `rect` mapped by `toTarget` takes whole, less one on each side (the outline

@@ -31,7 +31,7 @@ public struct PixelRegions: Sendable {
         let box = PixelRect(x0: min(box.x0, box.x1), y0: min(box.y0, box.y1), x1: max(box.x0, box.x1), y1: max(box.y0, box.y1))
         guard !box.isEmpty else { return insert(box) }
         var pieces = [box]
-        for kept in rects where kept.x0 < box.x1 && box.x0 < kept.x1 && kept.y0 < box.y1 && box.y0 < kept.y1 {
+        for kept in rects where Self.overlap(kept, box) {
             pieces = pieces.flatMap { $0.subtracting(kept) }
         }
         for piece in pieces { insert(piece) }
@@ -76,8 +76,12 @@ public struct PixelRegions: Sendable {
 
     /// True when `a` and `b` overlap, or their hull costs at most `mergeCost` more than both.
     private func shouldMerge(_ a: PixelRect, _ b: PixelRect) -> Bool {
-        if a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 { return true }
-        return Self.hull(a, b).area - a.area - b.area <= mergeCost
+        Self.overlap(a, b) || Self.hull(a, b).area - a.area - b.area <= mergeCost
+    }
+
+    /// True when `a` and `b` share a pixel (touching edges do not).
+    private static func overlap(_ a: PixelRect, _ b: PixelRect) -> Bool {
+        a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
     }
 
     private static func hull(_ a: PixelRect, _ b: PixelRect) -> PixelRect {
