@@ -77,18 +77,26 @@ static uint32_t stretch_alpha_avx2(int32_t *cells, uint8_t *alpha, size_t count,
 }
 #endif
 
-/* `count` pixels set to `color` (an opaque colour at full coverage). */
-static void fill_run(const lamina_solid_sweep *s, uint32_t *p, size_t count) {
-    if (count >= 8 && s->level == 2) lamina_fill_avx512(s->color, p, count);
-    else if (count >= 8 && s->level == 1) lamina_fill_avx2(s->color, p, count);
-    else for (size_t i = 0; i < count; i++) p[i] = s->color;
+/* `count` pixels set to `color` (an opaque colour at full coverage), with the kernels of `level`. */
+static void fill_run(int level, uint32_t color, uint32_t *p, size_t count) {
+    if (count >= 8 && level == 2) lamina_fill_avx512(color, p, count);
+    else if (count >= 8 && level == 1) lamina_fill_avx2(color, p, count);
+    else for (size_t i = 0; i < count; i++) p[i] = color;
 }
 
 /* `src` over `count` pixels. */
-static void blend_run(const lamina_solid_sweep *s, uint32_t src, uint32_t *p, size_t count) {
-    if (s->level == 2) lamina_blend_run_avx512(src, p, count);
-    else if (s->level == 1) lamina_blend_run_avx2(src, p, count);
+static void blend_run(int level, uint32_t src, uint32_t *p, size_t count) {
+    if (level == 2) lamina_blend_run_avx512(src, p, count);
+    else if (level == 1) lamina_blend_run_avx2(src, p, count);
     else for (size_t i = 0; i < count; i++) p[i] = scalar_over(src, p[i]);
+}
+
+/* `color` through 8-bit coverage `m` (1…255) over `count` pixels (SolidColorSink.run). */
+static inline __attribute__((always_inline)) void coverage_run(int level, uint32_t color, uint32_t m, uint32_t *p,
+                                                               size_t count) {
+    if (m < 255) blend_run(level, scalar_scale(color, m), p, count);
+    else if (color >> 24 == 255) fill_run(level, color, p, count);
+    else blend_run(level, color, p, count);
 }
 
 /* Columns x0 ..< x1 of the row at `row` under the running sum's coverage (SolidColorSink.run).
@@ -99,9 +107,7 @@ static inline __attribute__((always_inline)) void emit_run(const lamina_solid_sw
     uint32_t m = nonzero_alpha(sum);
     ptrdiff_t a = x0 > s->out_x0 ? x0 : s->out_x0, b = x1 < s->out_x1 ? x1 : s->out_x1;
     if (m == 0 || a >= b) return;
-    if (m < 255) blend_run(s, scalar_scale(s->color, m), row + a, (size_t)(b - a));
-    else if (s->color >> 24 == 255) fill_run(s, row + a, (size_t)(b - a));
-    else blend_run(s, s->color, row + a, (size_t)(b - a));
+    coverage_run(s->level, s->color, m, row + a, (size_t)(b - a));
 }
 
 /* Coverage bytes of `count` pixels over the row at `p` (SolidColorSink.span). */
@@ -172,5 +178,21 @@ void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
             next = end;
         }
         if (next < col_end) emit_run(s, row, next, col_end, sum);
+    }
+}
+
+void lamina_fill_straight_rows(const lamina_straight_rows *straight) {
+    const lamina_straight_rows local = *straight, *const r = &local;   // in registers (as the sweep's copy)
+    const size_t run = r->run_x1 > r->run_x0 ? (size_t)(r->run_x1 - r->run_x0) : 0;
+    enum { ahead = 4 };   // rows of the edge pixels' lines warmed ahead (the runs stream by themselves)
+    for (ptrdiff_t i = 0; i < r->rows; i++) {
+        uint32_t *row = r->pixels + (r->y0 + i) * r->stride;
+        if (i + ahead < r->rows) {
+            lamina_prefetch_write(row + ahead * r->stride + r->left_x);
+            lamina_prefetch_write(row + ahead * r->stride + r->right_x);
+        }
+        if (r->left_alpha != 0) pixel_composite(r->color, r->left_alpha, row + r->left_x);
+        if (run != 0) coverage_run(r->level, r->color, r->run_alpha, row + r->run_x0, run);
+        if (r->right_alpha != 0) pixel_composite(r->color, r->right_alpha, row + r->right_x);
     }
 }

@@ -57,6 +57,15 @@ enum Blend {
 
         /// What the CPU and `LAMINA_KERNELS` allow (checked once).
         static var current: Level { hasAVX512 ? .avx512 : hasAVX2 ? .avx2 : .portable }
+
+        /// The level as the C kernels take it: 0 portable, 1 AVX2, 2 AVX-512.
+        var kernels: Int32 {
+            switch self {
+            case .portable: 0
+            case .avx2: 1
+            case .avx512: 2
+            }
+        }
     }
 
     /// Sets `count` pixels to `color` (an opaque run at full coverage): 64- or 32-byte

@@ -24,6 +24,15 @@ public final class Canvas {
         case fast
     }
 
+    /// Whether the fast core fills straight rows (a rectangle's sides between its corners)
+    /// apart from its bands (decision 159): the tests compare the two.
+    var takesStraightRows: Bool {
+        get { rasterizer.takesStraightRows }
+        set { rasterizer.takesStraightRows = newValue }
+    }
+    /// How many rows the fast core has filled straight (for the tests).
+    var straightRowsFilled: Int { rasterizer.straightRowsFilled }
+
     /// Which rasterizer draws: the fast one (default) or the reference it is tested against.
     public var pipeline = Pipeline.fast
 

@@ -36,6 +36,15 @@ public final class CoverageRasterizer {
     /// exact arithmetic, and is clamped to it against rounding so no deposit leaves the box.
     private var extentX0 = 0.0, extentX1 = 0.0
 
+    /// Whether the fast core fills a shape's straight rows apart from its bands (decision
+    /// 159); the tests turn it off to compare the two.
+    var takesStraightRows: Bool {
+        get { fast?.takesStraightRows ?? false }
+        set { fast?.takesStraightRows = newValue }
+    }
+    /// How many rows the fast core has filled straight (for the tests).
+    var straightRowsFilled: Int { fast?.straightRowsFilled ?? 0 }
+
     /// A rasterizer for a `width` x `height` pixel area.
     public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a rasterizer needs a positive size")

@@ -73,15 +73,10 @@ extension FixedPointCoverage {
     /// `sweep` for a solid colour under the non-zero rule with no clip mask, by
     /// `lamina_sweep_solid_nonzero`: the same pixels, bit for bit.
     private func sweepSolidNonZero(rows: Range<Int>, output: (x0: Int, x1: Int), _ sink: SolidColorSink) {
-        let level: Int32 = switch sink.level {
-        case .portable: 0
-        case .avx2: 1
-        case .avx512: 2
-        }
         var band = lamina_solid_sweep(
             band: band,
             out_x0: output.x0, out_x1: output.x1, y0: rows.lowerBound, rows: rows.count,
-            pixels: sink.base, stride: sink.stride, color: sink.color, level: level)
+            pixels: sink.base, stride: sink.stride, color: sink.color, level: sink.level.kernels)
         lamina_sweep_solid_nonzero(&band)
     }
 

@@ -55,6 +55,11 @@ final class FixedPointCoverage {
     /// `rowFirst ..< rowEnd`, in bands of `1 << bandShift` rows.
     var colFirst = 0, rowLength = 0, wordsPerRow = 0
     var rowFirst = 0, rowEnd = 0, bandShift = 0
+    /// Whether straight rows are filled apart from the bands (decision 159); false only in
+    /// the tests that hold them to the bands' pixels.
+    var takesStraightRows = true
+    /// How many rows this core has filled straight so far (for the tests).
+    private(set) var straightRowsFilled = 0
     /// Rows outside the clip get no deposits, nor edges right of it (in subpixels).
     var clipTop: Int32 = 0, clipBottom: Int32 = 0, clipRight: Int32 = 0
 
@@ -109,6 +114,7 @@ final class FixedPointCoverage {
         }
         edgeCount = builder.count
         guard edgeCount > 0 else { return }
+        let straight = takesStraightRows ? takeStraightRows(cy0: cy0, cy1: cy1) : nil
         // Columns the deposits can touch: a row's last deposit goes one cell right of its edge.
         colFirst = Int(builder.minX >> Self.subpixelShift)
         // An edge dropped right of the clip leaves the rows' sums open up to the clip's side.
@@ -139,6 +145,10 @@ final class FixedPointCoverage {
                                          active + kept)
             carried = kept
             sweep(rows: top..<bottom, output: output, rule: rule, into: &sink)
+        }
+        if let straight {
+            fillStraightRows(straight, output: output, rule: rule, into: &sink)
+            straightRowsFilled += straight.rows.count
         }
     }
 

@@ -138,6 +138,32 @@ typedef struct lamina_solid_sweep {
 /// and row bounds. Bit for bit FixedPointCoverage.sweep with a SolidColorSink and NonZeroRule.
 void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep);
 
+/// Rows of a shape that are two vertical edges alone (FixedPointCoverage's straight rows),
+/// composited in a solid colour with no clip mask: in each row the same two edge pixels and
+/// the run between them.
+typedef struct lamina_straight_rows {
+    /// The first target row, and how many.
+    ptrdiff_t y0, rows;
+    /// The target's pixels and its row stride in pixels.
+    uint32_t *pixels;
+    ptrdiff_t stride;
+    /// The premultiplied colour.
+    uint32_t color;
+    /// The kernels to use: 0 portable, 1 AVX2, 2 AVX-512.
+    int level;
+    /// The edge pixels' columns and 8-bit coverage (0: not drawn; a column drawn otherwise).
+    ptrdiff_t left_x, right_x;
+    uint32_t left_alpha, right_alpha;
+    /// The run between them, `run_x0 ..< run_x1` (empty when not less), at 8-bit coverage
+    /// `run_alpha` (1…255).
+    ptrdiff_t run_x0, run_x1;
+    uint32_t run_alpha;
+} lamina_straight_rows;
+
+/// Composites `straight`'s rows: the same pixels as SolidColorSink's `pixel(x:y:alpha:)` for the
+/// edge pixels and `run` for the stretch between, bit for bit.
+void lamina_fill_straight_rows(const lamina_straight_rows *straight);
+
 /// Hints that `address` will be written soon (a prefetch for write; no effect on results).
 static inline void lamina_prefetch_write(const void *address) { __builtin_prefetch(address, 1, 3); }
 
