@@ -107,7 +107,10 @@ extension FixedPointCoverage {
             lamina_fill_straight_rows(&rows)
             return
         }
-        let edgePixels = [left, right].filter { inside($0.x) && rule.alpha($0.sum) != 0 }
+        // As the sweep hands them on: in 8 bits when the sink takes them so, else any coverage above zero.
+        let edgePixels = [left, right].filter {
+            inside($0.x) && (Sink.takesAlpha ? rule.alpha($0.sum) != 0 : rule.coverage($0.sum) > 0)
+        }
         let runCoverage = rule.coverage(winding)
         for y in straight.rows {
             for p in edgePixels {
