@@ -10,11 +10,9 @@ struct StraightRowsTests {
     /// A canvas over a random opaque background (so translucent fills blend with something).
     static func canvas(_ n: inout SeededNumbers, straight: Bool, size: Int = 96) -> (PixelBuffer, Canvas) {
         let buffer = PixelBuffer(width: size, height: size)
-        var background = n
         for y in 0..<size {
-            for x in 0..<size { buffer[x, y] = 0xFF00_0000 | UInt32(background.pick(1 << 24)) }
+            for x in 0..<size { buffer[x, y] = 0xFF00_0000 | UInt32(n.pick(1 << 24)) }
         }
-        n = background
         let canvas = Canvas(target: buffer)
         canvas.takesStraightRows = straight
         return (buffer, canvas)
