@@ -30,7 +30,11 @@ struct StraightRowsTests {
         default: width = n.next(2.5, 70)
         }
         let rect = Rect(x: x, y: y, width: width, height: n.next(0.5, 80))
-        switch n.pick(8) {
+        switch n.pick(10) {
+        case 8: return ring(rect, width: n.next(0.3, 6))    // a border: four sides
+        case 9:    // bars side by side (or overlapping: a winding of two between)
+            let other = Rect(x: x + n.next(-10, 40), y: y + n.next(-5, 5), width: n.next(0.5, 30), height: rect.height)
+            return Path(elements: Path(rect: rect).elements + Path(rect: other).elements)
         case 0, 1, 2: return Path(rect: rect)
         case 3, 4: return Path(roundedRect: rect, cornerRadius: n.next(0, 12))
         case 5, 6: return Path(roundedRect: rect, topLeft: n.next(0, 10), topRight: n.next(0, 10),
@@ -39,7 +43,21 @@ struct StraightRowsTests {
         }
     }
 
-    @Test("random rectangles and rounded rectangles (some with a triangle), solid (opaque or not), through clips and clip masks, both rules: the same pixels as the bands alone", arguments: 0..<24)
+    /// `rect` less the rectangle `width` inside it, the inner one wound the other way (a
+    /// border, as a layer draws one).
+    static func ring(_ rect: Rect, width: Double) -> Path {
+        let inner = Rect(x: rect.minX + width, y: rect.minY + width,
+                         width: max(rect.width - 2 * width, 0), height: max(rect.height - 2 * width, 0))
+        var path = Path(rect: rect)
+        path.move(to: Point(x: inner.minX, y: inner.minY))
+        path.line(to: Point(x: inner.minX, y: inner.maxY))
+        path.line(to: Point(x: inner.maxX, y: inner.maxY))
+        path.line(to: Point(x: inner.maxX, y: inner.minY))
+        path.close()
+        return path
+    }
+
+    @Test("random rectangles, rounded rectangles, borders and bars side by side (some with a triangle), solid (opaque or not), through clips and clip masks, both rules: the same pixels as the bands alone", arguments: 0..<24)
     func sameAsBands(seed: UInt64) {
         var n = SeededNumbers(state: seed &* 48_271 &+ 5)
         var taken = 0
@@ -48,7 +66,7 @@ struct StraightRowsTests {
             var path = index == 0 ? Path(rect: Rect(x: n.next(1, 40), y: n.next(1, 40), width: n.next(2, 50), height: n.next(6, 50)))
                 : Self.randomShape(&n)
             switch n.pick(6) {
-            case 0:    // two shapes: four vertical edges, no straight rows
+            case 0:    // two shapes: their sides together, or no straight rows
                 path = Path(elements: path.elements + Self.randomShape(&n).elements)
             case 1, 2:    // and a triangle: its edges cut the straight rows where they cross them
                 let box = path.controlPointBounds
@@ -111,7 +129,7 @@ struct StraightRowsTests {
         #expect(taken > 0, "no shape had straight rows: the comparison held nothing")
     }
 
-    @Test("the rows taken are a rectangle's whole rows, and a rounded rectangle's between its corners")
+    @Test("the rows taken are a rectangle's whole rows, a rounded rectangle's between its corners, and a border's between its inner corners")
     func rowsTaken() {
         var n = SeededNumbers(state: 1)
         let (_, canvas) = Self.canvas(&n, straight: true)
@@ -125,11 +143,16 @@ struct StraightRowsTests {
         canvas.fill(Path(rect: Rect(x: 10.3, y: 20.6, width: 40.4, height: 59.6)), color: .black,
                     clip: PixelRect(x0: 0, y0: 30, x1: 96, y1: 40))
         #expect(canvas.straightRowsFilled == 59 + 43 + 10)
-        // A circle and a triangle have no vertical sides; two rectangles side by side have four.
+        // A circle has no vertical sides.
         canvas.fill(Path(ovalIn: Rect(x: 10, y: 10, width: 60, height: 60)), color: .black)
+        #expect(canvas.straightRowsFilled == 59 + 43 + 10)
+        // Two rectangles side by side: four sides, rows 2 ..< 61; a border 4 px wide from
+        // y 10.5 to 70.5: its inner sides from 14.5 to 66.5, so rows 15 ..< 66.
         let two = Path(elements: Path(rect: Rect(x: 1.5, y: 1.5, width: 20, height: 60)).elements
                            + Path(rect: Rect(x: 40.5, y: 1.5, width: 20, height: 60)).elements)
         canvas.fill(two, color: .black)
-        #expect(canvas.straightRowsFilled == 59 + 43 + 10)
+        #expect(canvas.straightRowsFilled == 59 + 43 + 10 + 59)
+        canvas.fill(Self.ring(Rect(x: 10.5, y: 10.5, width: 50, height: 60), width: 4), color: .black)
+        #expect(canvas.straightRowsFilled == 59 + 43 + 10 + 59 + 51)
     }
 }
