@@ -96,8 +96,8 @@ extension FixedPointCoverage {
     func fillStraightRows<Sink: SpanSink, Rule: FixedPointRule>(
         _ straight: StraightRows, output: (x0: Int, x1: Int), rule: Rule, into sink: inout Sink
     ) {
-        if straight.sides.count == 2 {
-            fillTwoSides(straight, output: output, rule: rule, into: &sink)
+        if straight.sides.count == 2, let solid = sink as? SolidColorSink, solid.mask == nil, Rule.self == NonZeroRule.self {
+            fillTwoSides(straight, output: output, NonZeroRule(), solid)
             return
         }
         // A whole row of a vertical edge at column c + f/256 going d: d·256·(512 − 2f) into
@@ -137,13 +137,12 @@ extension FixedPointCoverage {
         }
     }
 
-    /// The commonest case, two sides: left of the left edge's column the sum is zero; at it,
-    /// its first deposit; then its whole winding up to the right edge's column (a run); there,
-    /// less the right edge's first deposit; and zero again after its second. Edges in one
-    /// column make one pixel. A solid colour with no clip mask in C, as the sweep's.
-    private func fillTwoSides<Sink: SpanSink, Rule: FixedPointRule>(
-        _ straight: StraightRows, output: (x0: Int, x1: Int), rule: Rule, into sink: inout Sink
-    ) {
+    /// The commonest case, two sides in a solid colour with no clip mask, in C as the sweep's:
+    /// left of the left edge's column the sum is zero; at it, its first deposit; then its whole
+    /// winding up to the right edge's column (a run); there, less the right edge's first
+    /// deposit; and zero again after its second. Edges in one column make one pixel.
+    private func fillTwoSides(_ straight: StraightRows, output: (x0: Int, x1: Int), _ rule: NonZeroRule,
+                              _ solid: SolidColorSink) {
         let (leftSide, rightSide) = (straight.sides[0], straight.sides[1])
         let m = leftSide.direction &* (1 << Self.subpixelShift)
         let leftColumn = Int(leftSide.x >> Self.subpixelShift), rightColumn = Int(rightSide.x >> Self.subpixelShift)
@@ -155,32 +154,14 @@ extension FixedPointCoverage {
         let left = (x: leftColumn, sum: rightColumn == leftColumn ? leftFirst &+ rightFirst : leftFirst)
         let right = (x: rightColumn, sum: rightColumn == leftColumn ? 0 : winding &+ rightFirst)
         let runStart = max(leftColumn + 1, output.x0)
-        let run = runStart..<max(min(rightColumn, output.x1), runStart)
-        if let solid = sink as? SolidColorSink, solid.mask == nil, Rule.self == NonZeroRule.self {
-            let leftAlpha = inside(left.x) ? rule.alpha(left.sum) : 0, rightAlpha = inside(right.x) ? rule.alpha(right.sum) : 0
-            var rows = lamina_straight_rows(
-                y0: straight.rows.lowerBound, rows: straight.rows.count, pixels: solid.base, stride: solid.stride,
-                color: solid.color, level: solid.level.kernels,
-                left_x: leftAlpha != 0 ? left.x : output.x0, right_x: rightAlpha != 0 ? right.x : output.x0,
-                left_alpha: leftAlpha, right_alpha: rightAlpha,
-                run_x0: run.lowerBound, run_x1: run.upperBound, run_alpha: rule.alpha(winding))
-            lamina_fill_straight_rows(&rows)
-            return
-        }
-        // As the sweep hands them on: in 8 bits when the sink takes them so, else any coverage above zero.
-        let edgePixels = [left, right].filter {
-            inside($0.x) && (Sink.takesAlpha ? rule.alpha($0.sum) != 0 : rule.coverage($0.sum) > 0)
-        }
-        let runCoverage = rule.coverage(winding)
-        for y in straight.rows {
-            for p in edgePixels {
-                if Sink.takesAlpha {
-                    sink.pixel(x: p.x, y: y, alpha: rule.alpha(p.sum))
-                } else {
-                    sink.pixel(x: p.x, y: y, coverage: rule.coverage(p.sum))
-                }
-            }
-            if !run.isEmpty { sink.run(x0: run.lowerBound, x1: run.upperBound, y: y, coverage: runCoverage) }
-        }
+        let runEnd = max(min(rightColumn, output.x1), runStart)
+        let leftAlpha = inside(left.x) ? rule.alpha(left.sum) : 0, rightAlpha = inside(right.x) ? rule.alpha(right.sum) : 0
+        var rows = lamina_straight_rows(
+            y0: straight.rows.lowerBound, rows: straight.rows.count, pixels: solid.base, stride: solid.stride,
+            color: solid.color, level: solid.level.kernels,
+            left_x: leftAlpha != 0 ? left.x : output.x0, right_x: rightAlpha != 0 ? right.x : output.x0,
+            left_alpha: leftAlpha, right_alpha: rightAlpha,
+            run_x0: runStart, run_x1: runEnd, run_alpha: rule.alpha(winding))
+        lamina_fill_straight_rows(&rows)
     }
 }
