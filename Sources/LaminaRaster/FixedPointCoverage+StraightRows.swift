@@ -141,6 +141,9 @@ extension FixedPointCoverage {
     /// left of the left edge's column the sum is zero; at it, its first deposit; then its whole
     /// winding up to the right edge's column (a run); there, less the right edge's first
     /// deposit; and zero again after its second. Edges in one column make one pixel.
+    /// Its own formula rather than the general walk's pixels and runs handed to C as a list:
+    /// that list (the side's second column a pixel of its own) cost W3 40.2 M instructions a
+    /// frame against this path's 34.8 M.
     private func fillTwoSides(_ straight: StraightRows, output: (x0: Int, x1: Int), _ rule: NonZeroRule,
                               _ solid: SolidColorSink) {
         let (leftSide, rightSide) = (straight.sides[0], straight.sides[1])
