@@ -17,6 +17,11 @@ struct DisplayList {
     /// The paths of the shapes drawn, by record (`DrawRecord.pathHash`): kept apart so the
     /// records stay plain values, copied and compared every frame without reference counts.
     var outlines: [DrawKey: DrawRecord.Outline] = [:]
+    /// Where a kept subtree's walk was replayed: `records[start...]` are `drawing.records`,
+    /// in order, ascending by `start`. Where the last frame replayed the same drawing at the
+    /// same place the records are the same, so damage skips them without comparing each
+    /// (`Renderer.damage`): a frame costs what changed, not the tree's size.
+    var replays: [(start: Int, drawing: SubtreeDrawing)] = []
 }
 
 /// A layer's contents image drawn where an overlay plane could show it: on the canvas

@@ -87,7 +87,7 @@ struct DisplayListBuilder {
     /// replicator, where the same layers are walked once per instance.
     private mutating func walk(_ layer: Layer, _ place: Place, into operations: inout [DisplayOperation],
                                inTransition: Bool = false) {
-        guard replicatorDepth == 0, !inTransition, layer.isPresentation, layer.model().presentsStatically else {
+        guard replicatorDepth == 0, !inTransition, layer.isPresentation, layer.presentsStatically else {
             walkSubtree(layer, place, into: &operations, inTransition: inTransition)
             return
         }
@@ -97,6 +97,7 @@ struct DisplayListBuilder {
                                      canvasWidth: canvasSize.width, canvasHeight: canvasSize.height, order: order)
         if let kept = layer.drawingCache, kept.key == key {
             operations.append(contentsOf: kept.operations)
+            if place.recordsDamage && !kept.records.isEmpty { list.replays.append((list.records.count, kept)) }
             list.records.append(contentsOf: kept.records)
             for (key, outline) in kept.outlines { list.outlines[key] = outline }
             order += kept.layersDrawn
@@ -316,6 +317,22 @@ struct DisplayListBuilder {
         let tintsNow = tints
         layer.appendKindContent(to: &operations, in: KindContentContext(outline: outline, toTarget: toTarget,
                                                                        shade: { Self.shade($0, alpha, tints: tintsNow) }))
+        if !layer.drawsSublayerInstances {
+            // Each sublayer once, placed straight from this layer (no arrays built, its
+            // superlayer not read back through the weak reference): the walk of a parent of
+            // hundreds of layers, most of them kept, is this loop.
+            var childPlace = place
+            childPlace.alpha = alpha
+            childPlace.shownAlpha = place.shownAlpha * own
+            for child in layer.sublayersInDrawingOrder {
+                assert(child.superlayer === layer, "a sublayer drawn from a layer that is not its superlayer")
+                let toParent = child.transformToSuperlayerPlane(in: layer)
+                childPlace.toTarget = toParent.concatenating(place.toTarget)
+                childPlace.toDevice = place.toDevice.map { toParent.concatenating($0) }
+                walk(child, childPlace, into: &operations)
+            }
+            return
+        }
         let replicates = layer.sublayerInstanceCount > 1
         if replicates { replicatorDepth += 1 }
         for child in children(of: layer, place, alpha: alpha, shownAlpha: place.shownAlpha * own) {

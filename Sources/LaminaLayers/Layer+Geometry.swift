@@ -9,18 +9,34 @@ extension Layer {
     /// `T(−(b.origin + a∘b.size), −anchorPointZ) · transform · T(position, zPosition) · S`, with
     /// `S = T(−A) · super.sublayerTransform · T(A)` about the superlayer's anchor `A`.
     public func transformToSuperlayer() -> Transform3D {
+        transformToSuperlayer(in: superlayer)
+    }
+
+    /// `transformToSuperlayer()` with the superlayer given: the display list's walk has it in
+    /// hand, and reading the weak `superlayer` costs a slow retain and release a layer.
+    func transformToSuperlayer(in parent: Layer?) -> Transform3D {
         let b = properties.bounds, a = properties.anchorPoint
         let anchorInBounds = Point(x: b.origin.x + a.x * b.size.width, y: b.origin.y + a.y * b.size.height)
-        var m = Transform3D(translationX: -anchorInBounds.x, y: -anchorInBounds.y, z: -properties.anchorPointZ)
-            .concatenating(properties.transform)
-            .concatenating(Transform3D(translationX: properties.position.x, y: properties.position.y,
-                                       z: properties.zPosition))
-        if let parent = superlayer, parent.properties.isGeometryFlipped {
+        var m: Transform3D
+        let moved = (x: properties.position.x - anchorInBounds.x, y: properties.position.y - anchorInBounds.y,
+                     z: properties.zPosition - properties.anchorPointZ)
+        if properties.transform.isIdentity, moved.x.isFinite, moved.y.isFinite, moved.z.isFinite {
+            // The two translations about an identity transform, added up: what their product
+            // holds, to the bit (every term it adds besides is an exact zero), for finite values.
+            m = Transform3D(translationX: moved.x, y: moved.y, z: moved.z)
+        } else {
+            m = Transform3D(translationX: -anchorInBounds.x, y: -anchorInBounds.y, z: -properties.anchorPointZ)
+                .concatenating(properties.transform)
+                .concatenating(Transform3D(translationX: properties.position.x, y: properties.position.y,
+                                           z: properties.zPosition))
+        }
+        guard let parent else { return m }
+        if parent.properties.isGeometryFlipped {
             let pb = parent.properties.bounds
             m = m.concatenating(Transform3D(scaleX: 1, y: -1, z: 1))
                 .concatenating(Transform3D(translationX: 0, y: pb.minY + pb.maxY, z: 0))
         }
-        if let parent = superlayer, !parent.properties.sublayerTransform.isIdentity {
+        if !parent.properties.sublayerTransform.isIdentity {
             let pb = parent.properties.bounds, pa = parent.properties.anchorPoint
             let ax = pb.origin.x + pa.x * pb.size.width, ay = pb.origin.y + pa.y * pb.size.height
             m = m.concatenating(Transform3D(translationX: -ax, y: -ay, z: 0))
@@ -34,8 +50,13 @@ extension Layer {
     /// its sublayers into its plane (z dropped after the projection), a `TransformLayer`
     /// keeps the depth (rule 55).
     public func transformToSuperlayerPlane() -> Transform3D {
-        var m = transformToSuperlayer()
-        guard let parent = superlayer, !parent.keepsSublayers3D else { return m }
+        transformToSuperlayerPlane(in: superlayer)
+    }
+
+    /// `transformToSuperlayerPlane()` with the superlayer given (`transformToSuperlayer(in:)`).
+    func transformToSuperlayerPlane(in parent: Layer?) -> Transform3D {
+        var m = transformToSuperlayer(in: parent)
+        guard let parent, !parent.keepsSublayers3D else { return m }
         // The output z column goes; how input z maps matters only for content with depth
         // (a transform layer's), since a plane's own points all have z = 0.
         m.m13 = 0; m.m23 = 0; m.m43 = 0

@@ -67,11 +67,12 @@ open class Layer {
     /// next commit and presentation pass walk down to it; the rest of the tree is skipped.
     @exclusivity(unchecked) final var needsPresentation = true
     /// Set by the last presentation pass: nothing in this subtree animates, so until
-    /// something in it changes its copy is shown again as it is (decision 128).
+    /// something in it changes its copy is shown again as it is (decision 128). The pass
+    /// sets it on the model and on the copy it made or kept for it.
     @exclusivity(unchecked) final var presentsStatically = false
     /// On a presentation copy that is shown again: what its subtree's walk appended to the
     /// display list, and where (DisplayListBuilder).
-    final var drawingCache: SubtreeDrawing?
+    @exclusivity(unchecked) final var drawingCache: SubtreeDrawing?
     /// On presentation copies during a transition: the old picture, the transition and its
     /// progress (rule 34).
     var transitionFrame: (old: Layer, transition: Transition, progress: Double)?

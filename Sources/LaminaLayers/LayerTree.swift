@@ -216,6 +216,9 @@ public final class LayerTree {
             // the model without it (rule 10).
             layer.presentsStatically = layer.animations.entries.isEmpty && finishedIndices.isEmpty && layer.pendingCallbacks.isEmpty
                 && sublayersStatic && (layer.maskLayer?.presentsStatically ?? true)
+            // The copy carries it too: the display list's walk asks it of every copy it meets,
+            // and the model is behind a weak reference (a slow retain and release each).
+            copy.presentsStatically = layer.presentsStatically
         }
         return copy
     }

@@ -51,12 +51,14 @@ extension Renderer {
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
             regions = Self.damage(from: previous, to: records, in: whole, outlines: (previousOutlines, list.outlines),
-                                  tolerance: flatteningTolerance).drawn
+                                  replays: (previousReplays, list.replays), tolerance: flatteningTolerance,
+                                  compared: &recordsCompared).drawn
         } else {
             regions = [whole]
         }
         previous = records
         previousOutlines = list.outlines
+        previousReplays = list.replays
         previousSetup = (canvasSize.width, canvasSize.height, background)
         guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: [], overlay: onPlane) }
         for r in regions.dropFirst() { hull = hull.union(r) }
@@ -81,29 +83,63 @@ extension Renderer {
     /// where the fill changed for a shape whose points alone moved: `addChange`), of those
     /// drawn in one only, and of nothing else, gathered into regions. When both frames drew
     /// the same layers in the same order (a frame where only something moved or animated)
-    /// the records are compared side by side; otherwise by key. `outlines` are the shapes'
-    /// paths of both frames, `tolerance` the canvas's flattening tolerance.
+    /// the records are compared side by side, but for those of a kept subtree replayed in the
+    /// same place in both (`replays`: the same records); otherwise by key. `outlines` are the
+    /// shapes' paths of both frames, `tolerance` the canvas's flattening tolerance.
     static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
                        to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
                        outlines: (before: [DrawKey: DrawRecord.Outline], after: [DrawKey: DrawRecord.Outline]) = ([:], [:]),
+                       replays: (before: [(start: Int, drawing: SubtreeDrawing)], after: [(start: Int, drawing: SubtreeDrawing)]) = ([], []),
                        tolerance: Double = Path.defaultFlatteningTolerance) -> DamageRegions {
+        var compared = 0
+        return damage(from: previous, to: records, in: canvas, outlines: outlines, replays: replays, tolerance: tolerance,
+                      compared: &compared)
+    }
+
+    /// `damage(from:to:in:outlines:replays:tolerance:)`, counting the records it compared
+    /// into `compared` (those it skipped in replays, not).
+    static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
+                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
+                       outlines: (before: [DrawKey: DrawRecord.Outline], after: [DrawKey: DrawRecord.Outline]),
+                       replays: (before: [(start: Int, drawing: SubtreeDrawing)], after: [(start: Int, drawing: SubtreeDrawing)]),
+                       tolerance: Double, compared: inout Int) -> DamageRegions {
+        compared = 0
         func addChange(_ key: DrawKey, from old: DrawRecord, to new: DrawRecord, to damage: inout DamageRegions) {
             Self.addChange(from: (old, outlines.before[key]), to: (new, outlines.after[key]), tolerance: tolerance, to: &damage)
         }
         var damage = DamageRegions(bounds: canvas)
         if previous.count == records.count {
             var aligned = true
-            for i in records.indices {
-                let old = previous[i], new = records[i]
-                guard old.key == new.key else {
-                    aligned = false
-                    break
+            previous.withUnsafeBufferPointer { previous in
+                records.withUnsafeBufferPointer { records in
+                    var i = 0, nextReplay = 0, oldReplay = 0
+                    while i < records.count {
+                        if nextReplay < replays.after.count, replays.after[nextReplay].start == i {
+                            let drawing = replays.after[nextReplay].drawing
+                            nextReplay += 1
+                            while oldReplay < replays.before.count, replays.before[oldReplay].start < i { oldReplay += 1 }
+                            if oldReplay < replays.before.count, replays.before[oldReplay].start == i,
+                               replays.before[oldReplay].drawing === drawing {
+                                i += drawing.records.count
+                                continue
+                            }
+                        }
+                        compared += 1
+                        guard previous[i].key == records[i].key else {
+                            aligned = false
+                            return
+                        }
+                        if previous[i].record != records[i].record {
+                            addChange(records[i].key, from: previous[i].record, to: records[i].record, to: &damage)
+                        }
+                        i += 1
+                    }
                 }
-                if old.record != new.record { addChange(new.key, from: old.record, to: new.record, to: &damage) }
             }
             if aligned { return damage }
             damage = DamageRegions(bounds: canvas)
         }
+        compared = records.count
         var before: [DrawKey: DrawRecord] = [:], after: [DrawKey: DrawRecord] = [:]
         before.reserveCapacity(previous.count)
         after.reserveCapacity(records.count)

@@ -17,6 +17,11 @@ public final class Renderer {
     var previous: [(key: DrawKey, record: DrawRecord)]?
     /// The shapes' paths of that frame, by record (`DisplayList.outlines`).
     var previousOutlines: [DrawKey: DrawRecord.Outline] = [:]
+    /// The kept subtrees replayed in that frame, and where (`DisplayList.replays`).
+    var previousReplays: [(start: Int, drawing: SubtreeDrawing)] = []
+    /// How many layers' records the last damage-tracked frame compared with the frame
+    /// before (not those of subtrees replayed in the same place in both; tests read it).
+    var recordsCompared = 0
     var previousSetup: (width: Int, height: Int, background: Color)?
 
     /// The image an overlay plane shows this frame: painting skips it.
@@ -46,6 +51,7 @@ public final class Renderer {
         let list = DisplayListBuilder.build(root, canvasSize: (canvas.target.width, canvas.target.height), tracksDamage: false)
         paint(list.operations, on: canvas)
         previous = nil
+        previousReplays = []
     }
 
     /// A text layer's lines: laid out at its font size, each aligned in the bounds' width,

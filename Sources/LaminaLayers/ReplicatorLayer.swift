@@ -163,3 +163,11 @@ open class ReplicatorLayer: Layer {
     /// The instances count as one more thing drawn (they may overlap the sublayers).
     override var kindContentElementCount: Int { replicator.instanceCount > 1 && !sublayers.isEmpty ? 1 : 0 }
 }
+
+extension Layer {
+    /// True for a replicator, which draws its sublayers as instances, each placed, faded and
+    /// tinted (`sublayerInstances()`); false for every other kind, which draws each sublayer
+    /// once where it is (the display list's walk places those itself). Not an overridable
+    /// hook: a new slot in `Layer`'s vtable changes every subclass's in other modules.
+    var drawsSublayerInstances: Bool { self is ReplicatorLayer }
+}

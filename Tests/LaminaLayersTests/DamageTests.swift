@@ -267,4 +267,96 @@ struct DamageTests {
             #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
         }
     }
+
+    @Test("one layer moving beside kept rows: only the records outside the replayed rows are compared, and the frames drawn by damage end as a full redraw")
+    func replayedSubtreesAreNotCompared() throws {
+        Transaction.begin()
+        Transaction.disableActions = true
+        let root = Layer()
+        root.bounds = Rect(x: 0, y: 0, width: 96, height: 64)
+        root.anchorPoint = .zero
+        for r in 0..<4 {
+            let row = Layer()
+            row.bounds = Rect(x: 0, y: 0, width: 96, height: 12)
+            row.position = Point(x: 48, y: 8 + Double(r) * 14)
+            for t in 0..<5 {
+                let tile = Layer()
+                tile.bounds = Rect(x: 0, y: 0, width: 14, height: 10)
+                tile.position = Point(x: 10 + Double(t) * 18, y: 6)
+                tile.cornerRadius = 3
+                tile.backgroundColor = Color(red: 0.2 * Double(t), green: 0.3 + 0.1 * Double(r), blue: 0.8)
+                row.addSublayer(tile)
+            }
+            root.addSublayer(row)
+        }
+        let mover = Layer()
+        mover.bounds = Rect(x: 0, y: 0, width: 8, height: 8)
+        mover.position = Point(x: 4, y: 60)
+        mover.backgroundColor = .white
+        root.addSublayer(mover)
+        let tree = LayerTree(root: root)
+        var move = BasicAnimation(keyPath: "position.x", from: .scalar(4), to: .scalar(92), duration: 2)
+        move.timing.repeatCount = .infinity
+        mover.add(move, forKey: "move")                   // in a tree: an animation outside one stops at once
+        Transaction.commit()
+        let renderer = Renderer()
+        let incremental = PixelBuffer(width: 96, height: 64)
+        let canvas = Canvas(target: incremental)
+        for frame in 0..<8 {
+            let time = Double(frame) / 10
+            tree.commit(at: time)
+            tree.updatePresentation(at: time)
+            let presentation = try #require(tree.root.presentation())
+            let damage = renderer.renderDamage(presentation, into: canvas, background: .black)
+            // 26 records: the root, four rows of one and five tiles, the mover. From the third
+            // frame both frames replay the same four rows: the root and the mover are compared.
+            #expect(renderer.previous?.count == 26)
+            if frame >= 2 {
+                #expect(renderer.recordsCompared == 2, "frame \(frame)")
+                // The mover's old and new boxes, 4.4 px apart (12.4 px together), rounded out
+                // to whole pixels and a pixel more each side for anti-aliasing: at most 16 px
+                // wide, and nothing of the rows (the last row's tiles end at y = 55).
+                let box = try #require(damage)
+                #expect(box.y0 >= 55 && box.y1 <= 64 && box.width <= 16, "frame \(frame): \(box)")
+            }
+        }
+        // Drawn in full only at the end: another walk of the same copies without damage
+        // records keeps its own drawings in their place.
+        let full = PixelBuffer(width: 96, height: 64)
+        Renderer().render(try #require(tree.root.presentation()), into: Canvas(target: full), background: .black)
+        #expect(Pixels.differing(incremental, full) == 0)
+    }
+
+    @Test("records replayed from the same drawing in the same place are skipped and any other replay compared: the damage is what comparing every record gives", arguments: 0..<32)
+    func skippingReplaysKeepsTheDamage(seed: UInt64) {
+        var n = Numbers(state: seed &+ 5)
+        let count = 12
+        func record(_ i: Int, variant: Int) -> (key: DrawKey, record: DrawRecord) {
+            (DrawKey(layer: ObjectIdentifier(DamageTests.self), occurrence: i),
+             DrawRecord(box: PixelRect(x0: i * 8, y0: variant * 4, x1: i * 8 + 6, y1: variant * 4 + 10), digest: variant))
+        }
+        let before = (0..<count).map { record($0, variant: n.pick(3)) }
+        var after = (0..<count).map { record($0, variant: n.pick(3)) }
+        let key = SubtreeDrawing.Key(toTarget: .identity, toDevice: nil, alpha: 1, shownAlpha: 1, targetWidth: 96, targetHeight: 64,
+                                     recordsDamage: true, canvasWidth: 96, canvasHeight: 64, order: 0)
+        func drawing(_ records: ArraySlice<(key: DrawKey, record: DrawRecord)>) -> SubtreeDrawing {
+            SubtreeDrawing(key: key, operations: [], records: Array(records), outlines: [], layersDrawn: records.count)
+        }
+        // One stretch replayed in both frames: from the same drawing (the same records in
+        // both), or from another one in the second frame (its records, which may differ).
+        let start = n.pick(count - 2), length = 1 + n.pick(count - start - 1)
+        let stretch = start..<(start + length)
+        let old = drawing(before[stretch])
+        let same = n.pick(2) == 0
+        if same { after.replaceSubrange(stretch, with: before[stretch]) }
+        let new = same ? old : drawing(after[stretch])
+        let canvas = PixelRect(width: 96, height: 64)
+        var compared = 0
+        let skipping = Renderer.damage(from: before, to: after, in: canvas, outlines: ([:], [:]),
+                                       replays: ([(start, old)], [(start, new)]), tolerance: Path.defaultFlatteningTolerance,
+                                       compared: &compared)
+        let everyRecord = Renderer.damage(from: before, to: after, in: canvas)
+        #expect(skipping.drawn == everyRecord.drawn, "stretch \(stretch), same drawing: \(same)")
+        #expect(compared == (same ? count - length : count))
+    }
 }
