@@ -62,13 +62,14 @@ struct DisplayListBuilder {
     private var maskDepth = 0
 
     /// Walks `root` for a canvas of `canvasSize`; with `tracksDamage`, every layer drawn also
-    /// gets a record. `expectedRecords` (the last frame's count) is room made for the
-    /// records and the layers' draw counts up front, so neither grows by copying (and
-    /// rehashing) itself every frame.
+    /// gets a record. `expectedRecords` and `expectedReplays` (the last frame's counts) are
+    /// room made up front for the records, the layers' draw counts and the replays, so none
+    /// grows by copying (and rehashing) itself every frame.
     static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool,
-                      expectedRecords: Int = 0) -> DisplayList {
+                      expectedRecords: Int = 0, expectedReplays: Int = 0) -> DisplayList {
         var builder = DisplayListBuilder(canvasSize: canvasSize)
         builder.list.records.reserveCapacity(expectedRecords)
+        builder.list.replays.reserveCapacity(expectedReplays)
         builder.occurrences.reserveCapacity(expectedRecords)
         var operations: [DisplayOperation] = []
         builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,

@@ -58,7 +58,7 @@ open class Layer {
     /// Set on presentation copies: the model layer they show.
     private weak var modelLayer: Layer?
     /// True for the read-only copies `presentation()` returns.
-    public private(set) var isPresentation = false
+    @exclusivity(unchecked) public private(set) var isPresentation = false
     /// The copy shown in the last rendered frame (rule 47: rebuilt when the layer, its
     /// subtree or an animation in it changes it).
     @exclusivity(unchecked) var presentationLayer: Layer?
@@ -75,7 +75,7 @@ open class Layer {
     @exclusivity(unchecked) final var drawingCache: SubtreeDrawing?
     /// On presentation copies during a transition: the old picture, the transition and its
     /// progress (rule 34).
-    var transitionFrame: (old: Layer, transition: Transition, progress: Double)?
+    @exclusivity(unchecked) var transitionFrame: (old: Layer, transition: Transition, progress: Double)?
     /// The tree this layer is the root of, if any.
     weak var hostingTree: LayerTree?
 

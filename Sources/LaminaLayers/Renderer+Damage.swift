@@ -39,7 +39,7 @@ extension Renderer {
     public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color,
                            overlay: ((OverlayContents) -> Bool)? = nil) -> DamagedFrame {
         var list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true,
-                                            expectedRecords: previous?.count ?? 0)
+                                            expectedRecords: previous?.count ?? 0, expectedReplays: previousReplays.count)
         var onPlane: OverlayContents?
         if let overlay, let choice = Self.overlayChoice(list), overlay(choice.contents) {
             list.records[choice.candidate.record].record.digest = choice.candidate.planeDigest
