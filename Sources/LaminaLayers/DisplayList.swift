@@ -9,19 +9,15 @@ import LaminaRaster
 struct DisplayList {
     /// What to paint, back to front, in the canvas's device pixels.
     var operations: [DisplayOperation] = []
-    /// One per layer drawn, in drawing order; empty when damage is not tracked.
-    var records: [(key: DrawKey, record: DrawRecord)] = []
+    /// One per layer drawn, in drawing order (kept subtrees' replayed where they were drawn);
+    /// empty when damage is not tracked.
+    var records = DrawRecords()
     /// Contents images that could go on an overlay plane instead (`ScanoutCandidate`),
     /// found when damage is tracked.
     var scanoutCandidates: [ScanoutCandidate] = []
     /// The paths of the shapes drawn, by record (`DrawRecord.pathHash`): kept apart so the
     /// records stay plain values, copied and compared every frame without reference counts.
     var outlines: [DrawKey: DrawRecord.Outline] = [:]
-    /// Where a kept subtree's walk was replayed: `records[start...]` are `drawing.records`,
-    /// in order, ascending by `start`. Where the last frame replayed the same drawing at the
-    /// same place the records are the same, so damage skips them without comparing each
-    /// (`Renderer.damage`): a frame costs what changed, not the tree's size.
-    var replays: [(start: Int, drawing: SubtreeDrawing)] = []
 }
 
 /// A layer's contents image drawn where an overlay plane could show it: on the canvas
@@ -34,7 +30,7 @@ struct ScanoutCandidate {
     let imageRect: Rect
     /// The rectangle clips in effect and the canvas, intersected.
     let clip: PixelRect
-    /// The index of the layer's damage record.
+    /// The index of the layer's damage record among the walk's own (`DrawRecords.own`).
     let record: Int
     /// The layer's digest while its contents are on the plane: as the record's, but without
     /// the image's identity, so a new frame there damages nothing.

@@ -68,8 +68,7 @@ struct DisplayListBuilder {
     static func build(_ root: Layer, canvasSize: (width: Int, height: Int), tracksDamage: Bool,
                       expectedRecords: Int = 0, expectedReplays: Int = 0) -> DisplayList {
         var builder = DisplayListBuilder(canvasSize: canvasSize)
-        builder.list.records.reserveCapacity(expectedRecords)
-        builder.list.replays.reserveCapacity(expectedReplays)
+        builder.list.records.reserveCapacity(own: expectedRecords, replays: expectedReplays)
         builder.occurrences.reserveCapacity(expectedRecords)
         var operations: [DisplayOperation] = []
         builder.walk(root, Place(toTarget: root.transformToSuperlayerPlane(), alpha: 1, shownAlpha: 1,
@@ -98,13 +97,12 @@ struct DisplayListBuilder {
                                      canvasWidth: canvasSize.width, canvasHeight: canvasSize.height, order: order)
         if let kept = layer.drawingCache, kept.key == key {
             operations.append(contentsOf: kept.operations)
-            if place.recordsDamage && !kept.records.isEmpty { list.replays.append((list.records.count, kept)) }
-            list.records.append(contentsOf: kept.records)
+            list.records.appendReplay(of: kept)
             for (key, outline) in kept.outlines { list.outlines[key] = outline }
             order += kept.layersDrawn
             return
         }
-        let firstOperation = operations.count, firstRecord = list.records.count
+        let firstOperation = operations.count, firstRecord = list.records.end
         let candidatesBefore = list.scanoutCandidates.count
         walkSubtree(layer, place, into: &operations, inTransition: false)
         // A subtree holding contents an overlay plane may show is walked every frame: where
@@ -114,7 +112,7 @@ struct DisplayListBuilder {
             return
         }
         var drawn = Array(operations[firstOperation...])
-        let records = Array(list.records[firstRecord...])
+        let records = list.records.entries(since: firstRecord)
         if place.toDevice == nil, place.recordsDamage, !drawn.isEmpty, let first = records.first {
             // Drawn on the canvas itself: every pixel the subtree paints is inside its records'
             // boxes (damage relies on it), so painting can skip it whole where the damage is not
@@ -229,7 +227,7 @@ struct DisplayListBuilder {
         if var pending {
             // A mask changes the pixels of the whole subtree: its layers' digests go in.
             pending.digest.combine(maskWalk.list.records.count)
-            for (_, record) in maskWalk.list.records {
+            for (_, record) in maskWalk.list.records.all {
                 pending.digest.combine(record.digest)
                 pending.digest.combine(record.pathHash)
             }
@@ -363,7 +361,7 @@ struct DisplayListBuilder {
     private mutating func noteScanoutCandidate(_ layer: Layer, image: PixelBuffer, placed: Rect, _ place: Place, alpha: Double) {
         guard place.recordsDamage, place.toDevice == nil, replicatorDepth == 0, maskDepth == 0, tints.isEmpty,
               alpha >= 1, layer.kindContentElementCount == 0, !(layer.borderWidth > 0 && layer.borderColor != nil),
-              let record = list.records.indices.last, list.records[record].key.layer == ObjectIdentifier(layer.model()),
+              let record = list.records.lastOwnIndex, list.records.own[record].key.layer == ObjectIdentifier(layer.model()),
               let imageRect = Self.axisAligned(placed, place.toTarget) else { return }
         var clip = PixelRect(width: canvasSize.width, height: canvasSize.height)
         for c in clips {

@@ -39,10 +39,10 @@ extension Renderer {
     public func findDamage(_ root: Layer, canvasSize: (width: Int, height: Int), background: Color,
                            overlay: ((OverlayContents) -> Bool)? = nil) -> DamagedFrame {
         var list = DisplayListBuilder.build(root, canvasSize: canvasSize, tracksDamage: true,
-                                            expectedRecords: previous?.count ?? 0, expectedReplays: previousReplays.count)
+                                            expectedRecords: previous?.own.count ?? 0, expectedReplays: previous?.replays.count ?? 0)
         var onPlane: OverlayContents?
         if let overlay, let choice = Self.overlayChoice(list), overlay(choice.contents) {
-            list.records[choice.candidate.record].record.digest = choice.candidate.planeDigest
+            list.records.setDigest(choice.candidate.planeDigest, ofOwn: choice.candidate.record)
             onPlane = choice.contents
         }
         let records = list.records
@@ -51,14 +51,12 @@ extension Renderer {
         if let previous, let setup = previousSetup, setup.width == canvasSize.width, setup.height == canvasSize.height,
            setup.background == background {
             regions = Self.damage(from: previous, to: records, in: whole, outlines: (previousOutlines, list.outlines),
-                                  replays: (previousReplays, list.replays), tolerance: flatteningTolerance,
-                                  compared: &recordsCompared).drawn
+                                  tolerance: flatteningTolerance, compared: &recordsCompared).drawn
         } else {
             regions = [whole]
         }
         previous = records
         previousOutlines = list.outlines
-        previousReplays = list.replays
         previousSetup = (canvasSize.width, canvasSize.height, background)
         guard var hull = regions.first else { return DamagedFrame(list: list, damage: nil, regions: [], overlay: onPlane) }
         for r in regions.dropFirst() { hull = hull.union(r) }
@@ -84,24 +82,19 @@ extension Renderer {
     /// drawn in one only, and of nothing else, gathered into regions. When both frames drew
     /// the same layers in the same order (a frame where only something moved or animated)
     /// the records are compared side by side, but for those of a kept subtree replayed in the
-    /// same place in both (`replays`: the same records); otherwise by key. `outlines` are the
-    /// shapes' paths of both frames, `tolerance` the canvas's flattening tolerance.
-    static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
-                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
+    /// same place in both (the same drawing: the same records); otherwise by key. `outlines`
+    /// are the shapes' paths of both frames, `tolerance` the canvas's flattening tolerance.
+    static func damage(from previous: DrawRecords, to records: DrawRecords, in canvas: PixelRect,
                        outlines: (before: [DrawKey: DrawRecord.Outline], after: [DrawKey: DrawRecord.Outline]) = ([:], [:]),
-                       replays: (before: [(start: Int, drawing: SubtreeDrawing)], after: [(start: Int, drawing: SubtreeDrawing)]) = ([], []),
                        tolerance: Double = Path.defaultFlatteningTolerance) -> DamageRegions {
         var compared = 0
-        return damage(from: previous, to: records, in: canvas, outlines: outlines, replays: replays, tolerance: tolerance,
-                      compared: &compared)
+        return damage(from: previous, to: records, in: canvas, outlines: outlines, tolerance: tolerance, compared: &compared)
     }
 
-    /// `damage(from:to:in:outlines:replays:tolerance:)`, counting the records it compared
-    /// into `compared` (those it skipped in replays, not).
-    static func damage(from previous: [(key: DrawKey, record: DrawRecord)],
-                       to records: [(key: DrawKey, record: DrawRecord)], in canvas: PixelRect,
+    /// `damage(from:to:in:outlines:tolerance:)`, counting the records it compared into
+    /// `compared` (those it skipped in replays, not).
+    static func damage(from previous: DrawRecords, to records: DrawRecords, in canvas: PixelRect,
                        outlines: (before: [DrawKey: DrawRecord.Outline], after: [DrawKey: DrawRecord.Outline]),
-                       replays: (before: [(start: Int, drawing: SubtreeDrawing)], after: [(start: Int, drawing: SubtreeDrawing)]),
                        tolerance: Double, compared: inout Int) -> DamageRegions {
         compared = 0
         func addChange(_ key: DrawKey, from old: DrawRecord, to new: DrawRecord, to damage: inout DamageRegions) {
@@ -110,31 +103,25 @@ extension Renderer {
         var damage = DamageRegions(bounds: canvas)
         if previous.count == records.count {
             var aligned = true
-            previous.withUnsafeBufferPointer { previous in
-                records.withUnsafeBufferPointer { records in
-                    var i = 0, nextReplay = 0, oldReplay = 0
-                    while i < records.count {
-                        if nextReplay < replays.after.count, replays.after[nextReplay].start == i {
-                            let drawing = replays.after[nextReplay].drawing
-                            nextReplay += 1
-                            while oldReplay < replays.before.count, replays.before[oldReplay].start < i { oldReplay += 1 }
-                            if oldReplay < replays.before.count, replays.before[oldReplay].start == i,
-                               replays.before[oldReplay].drawing === drawing {
-                                i += drawing.records.count
-                                continue
-                            }
-                        }
-                        compared += 1
-                        guard previous[i].key == records[i].key else {
-                            aligned = false
-                            return
-                        }
-                        if previous[i].record != records[i].record {
-                            addChange(records[i].key, from: previous[i].record, to: records[i].record, to: &damage)
-                        }
-                        i += 1
-                    }
+            var old = DrawRecords.Cursor(), new = DrawRecords.Cursor()
+            var left = records.count
+            while left > 0 {
+                if let drawing = records.replay(startingAt: new), previous.replay(startingAt: old) === drawing {
+                    previous.skipReplay(&old)
+                    records.skipReplay(&new)
+                    left -= drawing.records.count
+                    continue
                 }
+                let before = previous.entry(at: old), after = records.entry(at: new)
+                compared += 1
+                guard before.key == after.key else {
+                    aligned = false
+                    break
+                }
+                if before.record != after.record { addChange(after.key, from: before.record, to: after.record, to: &damage) }
+                previous.advance(&old)
+                records.advance(&new)
+                left -= 1
             }
             if aligned { return damage }
             damage = DamageRegions(bounds: canvas)
@@ -143,8 +130,8 @@ extension Renderer {
         var before: [DrawKey: DrawRecord] = [:], after: [DrawKey: DrawRecord] = [:]
         before.reserveCapacity(previous.count)
         after.reserveCapacity(records.count)
-        for (key, record) in previous { before[key] = record }
-        for (key, record) in records { after[key] = record }
+        for (key, record) in previous.all { before[key] = record }
+        for (key, record) in records.all { after[key] = record }
         for (id, record) in after where before[id] != record {
             if let old = before[id] {
                 addChange(id, from: old, to: record, to: &damage)

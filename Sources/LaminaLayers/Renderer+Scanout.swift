@@ -25,7 +25,7 @@ extension Renderer {
             guard let whole = DrawingGeometry.wholePixels(candidate.imageRect) else { continue }
             let destination = whole.intersection(candidate.clip)
             guard !destination.isEmpty, destination.area > best?.contents.destination.area ?? 0 else { continue }
-            let covered = list.records[(candidate.record + 1)...].contains { _, record in
+            let covered = list.records.entries(afterOwn: candidate.record).contains { _, record in
                 record.paintBox.map { !$0.intersection(destination).isEmpty } ?? false
             }
             guard !covered else { continue }

@@ -14,11 +14,9 @@ public final class Renderer {
     public var flatteningTolerance = Path.defaultFlatteningTolerance
     /// What each layer drew in the last damage-tracked frame: where and a digest of how
     /// (Renderer+Damage.swift).
-    var previous: [(key: DrawKey, record: DrawRecord)]?
+    var previous: DrawRecords?
     /// The shapes' paths of that frame, by record (`DisplayList.outlines`).
     var previousOutlines: [DrawKey: DrawRecord.Outline] = [:]
-    /// The kept subtrees replayed in that frame, and where (`DisplayList.replays`).
-    var previousReplays: [(start: Int, drawing: SubtreeDrawing)] = []
     /// How many layers' records the last damage-tracked frame compared with the frame
     /// before (not those of subtrees replayed in the same place in both; tests read it).
     var recordsCompared = 0
@@ -51,7 +49,6 @@ public final class Renderer {
         let list = DisplayListBuilder.build(root, canvasSize: (canvas.target.width, canvas.target.height), tracksDamage: false)
         paint(list.operations, on: canvas)
         previous = nil
-        previousReplays = []
     }
 
     /// A text layer's lines: laid out at its font size, each aligned in the bounds' width,

@@ -350,12 +350,21 @@ struct DamageTests {
         let same = n.pick(2) == 0
         if same { after.replaceSubrange(stretch, with: before[stretch]) }
         let new = same ? old : drawing(after[stretch])
+        func records(_ entries: [(key: DrawKey, record: DrawRecord)], replaying drawing: SubtreeDrawing?) -> DrawRecords {
+            var records = DrawRecords()
+            for i in entries.indices where drawing == nil || !stretch.contains(i) {
+                if i == stretch.upperBound, let drawing { records.appendReplay(of: drawing) }
+                records.append(entries[i])
+            }
+            if stretch.upperBound == count, let drawing { records.appendReplay(of: drawing) }
+            return records
+        }
         let canvas = PixelRect(width: 96, height: 64)
         var compared = 0
-        let skipping = Renderer.damage(from: before, to: after, in: canvas, outlines: ([:], [:]),
-                                       replays: ([(start, old)], [(start, new)]), tolerance: Path.defaultFlatteningTolerance,
-                                       compared: &compared)
-        let everyRecord = Renderer.damage(from: before, to: after, in: canvas)
+        let skipping = Renderer.damage(from: records(before, replaying: old), to: records(after, replaying: new), in: canvas,
+                                       outlines: ([:], [:]), tolerance: Path.defaultFlatteningTolerance, compared: &compared)
+        #expect(records(after, replaying: new).all.map(\.record) == after.map(\.record))
+        let everyRecord = Renderer.damage(from: records(before, replaying: nil), to: records(after, replaying: nil), in: canvas)
         #expect(skipping.drawn == everyRecord.drawn, "stretch \(stretch), same drawing: \(same)")
         #expect(compared == (same ? count - length : count))
     }

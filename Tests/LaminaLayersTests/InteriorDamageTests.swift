@@ -136,7 +136,7 @@ struct InteriorDamageTests {
             tree.updatePresentation(at: Double(frame))
             let presentation = try #require(tree.root.presentation())
             let damage = renderer.renderDamage(presentation, into: canvas, background: .black)
-            interiorsUsed += renderer.previous?.filter { $0.record.interior != nil }.count ?? 0
+            interiorsUsed += renderer.previous?.all.filter { $0.record.interior != nil }.count ?? 0
             let full = PixelBuffer(width: Self.width, height: Self.height)
             Renderer().render(presentation, into: Canvas(target: full), background: .black)
             let differing = Pixels.differing(incremental, full)
