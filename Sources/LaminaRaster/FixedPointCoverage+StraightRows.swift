@@ -76,7 +76,11 @@ extension FixedPointCoverage {
         var above = edge, below = edge
         above.y1 = min(edge.y1, cutTop)
         below.y0 = max(edge.y0, cutBottom)
-        let keepsAbove = above.y0 < above.y1, keepsBelow = below.y0 < below.y1
+        // A part is kept only where it reaches into the rows drawn: cut at the clip's top or
+        // bottom, the part beyond deposits nothing, and the bands are laid out for the rows
+        // drawn alone (a part starting at the clip's bottom fell past the last band).
+        let keepsAbove = above.y0 < above.y1 && above.y1 > clipTop
+        let keepsBelow = below.y0 < below.y1 && below.y0 < clipBottom
         switch (keepsAbove, keepsBelow) {
         case (true, true):
             if edgeCount == edgeCapacity { growEdges(keeping: edgeCount) }

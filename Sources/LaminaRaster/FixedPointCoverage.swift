@@ -201,6 +201,7 @@ final class FixedPointCoverage {
         for index in 0..<edgeCount {
             let top = max(edges[index].y0, clipTop) >> Self.subpixelShift
             let band = (Int(top) - rowFirst) >> bandShift
+            assert(band >= 0 && band < count, "an edge outside the bands: it starts at row \(top), the bands hold \(rowFirst)..<\(rowEnd)")
             edges[index].band = Int32(band)
             bandStarts[band + 1] += 1
         }

@@ -155,4 +155,24 @@ struct StraightRowsTests {
         canvas.fill(Self.ring(Rect(x: 10.5, y: 10.5, width: 50, height: 60), width: 4), color: .black)
         #expect(canvas.straightRowsFilled == 59 + 43 + 10 + 59 + 51)
     }
+
+    @Test("sides cut at a clip's bottom or top on a band boundary leave nothing beyond it: the same pixels as the bands alone, every edge within the bands", arguments: [0, 32, 64, 100])
+    func sidesCutAtTheClip(clipTop: Int) {
+        // Rectangles reaching past the rows drawn, whose sides end at the clip's rows: the
+        // part beyond the clip is dropped (once it started a band past the last, written
+        // out of bounds: the workloads' two-thread run trapped on it). Debug builds check
+        // every edge's band.
+        for (y, height) in [(-40.0, 300.0), (clipTop == 0 ? 0 : Double(clipTop) - 0.5, 260.0), (Double(clipTop) + 10.25, 60.5)] {
+            var n = SeededNumbers(state: UInt64(clipTop) &+ 7)
+            let (withRows, straight) = Self.canvas(&n, straight: true, size: 256)
+            n = SeededNumbers(state: UInt64(clipTop) &+ 7)
+            let (bandsAlone, banded) = Self.canvas(&n, straight: false, size: 256)
+            let clip = PixelRect(x0: 0, y0: clipTop, x1: 256, y1: clipTop + 128)
+            let rect = Path(rect: Rect(x: 20.5, y: y, width: 100.25, height: height))
+            straight.fill(rect, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.7), clip: clip)
+            banded.fill(rect, color: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.7), clip: clip)
+            #expect(Pixels.differing(withRows, bandsAlone) == 0, "clip from \(clipTop), rectangle from \(y)")
+            #expect(straight.straightRowsFilled > 0)
+        }
+    }
 }
