@@ -78,10 +78,8 @@ public struct Transform3D: Hashable, Sendable {
 
     /// `CATransform3DMakeTranslation`.
     public init(translationX tx: Double, y ty: Double, z tz: Double) {
-        // Written out rather than from `.identity`: a global read from another module is a
-        // `swift_once` call, and layers' transforms are built every frame.
-        self.init(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: 1, m23: 0, m24: 0,
-                  m31: 0, m32: 0, m33: 1, m34: 0, m41: tx, m42: ty, m43: tz, m44: 1)
+        self = .identity
+        m41 = tx; m42 = ty; m43 = tz
     }
 
     /// `CATransform3DMakeScale`.

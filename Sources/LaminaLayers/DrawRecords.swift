@@ -45,7 +45,9 @@ struct DrawRecords {
     /// The records from `mark` on, in drawing order, in one array.
     func entries(since mark: Mark = Mark(own: 0, replays: 0)) -> [Entry] {
         var result: [Entry] = []
-        result.reserveCapacity(count)
+        // Room for the records from the mark on (a subtree's, when it is cached anew), not the frame's.
+        let before = mark.own + replays[..<mark.replays].reduce(0) { $0 + $1.drawing.records.count }
+        result.reserveCapacity(count - before)
         var replay = mark.replays
         for i in mark.own...own.count {
             while replay < replays.count, replays[replay].before == i {
