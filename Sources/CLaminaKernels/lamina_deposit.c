@@ -79,6 +79,28 @@ static inline void mark_touched(const band_row *r, ptrdiff_t x0, ptrdiff_t x1) {
     r->words[w1] |= high;
 }
 
+/* The part of deposit_row for a row crossing more than one column boundary (one row in
+ * seven of W4's strokes): out of line, so the common rows' loop keeps its values in registers,
+ * and not vectorised (two or three columns on average, where the vector set-up per edge cost
+ * more than the loop). */
+static inline void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr, int32_t first,
+                                                      int32_t missing, int32_t area, int32_t direction, int64_t k,
+                                                      int64_t a) {
+    // Column c's area, times 2³², as a running sum: from column cl + 1 on, each column
+    // fully crossed adds k · 2¹⁶.
+    int64_t sum = k * (256 * a + 32768);
+    const int64_t step = k << 16;
+    int32_t previous = first;
+#pragma clang loop vectorize(disable) interleave(disable)
+    for (ptrdiff_t c = cl + 1; c < cr; c++) {
+        int32_t value = (int32_t)(sum >> 32);
+        add(r->cells + c, direction * (value - previous));
+        previous = value;
+        sum += step;
+    }
+    add(r->cells + cr, direction * (area - missing - previous));
+}
+
 /* One row of an edge going `direction`, from xa to xb (subpixels, canvas) over m subpixel
  * rows, into row `r`. */
 static inline void deposit_row(const band_row *r, ptrdiff_t col_first, int32_t xa, int32_t xb, int32_t m,
@@ -104,18 +126,7 @@ static inline void deposit_row(const band_row *r, ptrdiff_t col_first, int32_t x
     if (cr == cl + 1) {
         add(r->cells + cr, direction * (area - (int32_t)first - (int32_t)missing));
     } else {
-        // Column c's area, times 2³², as a running sum: from column cl + 1 on, each column
-        // fully crossed adds k · 2¹⁶.
-        int64_t sum = k * (256 * a + 32768);
-        const int64_t step = k << 16;
-        int32_t previous = (int32_t)first;
-        for (ptrdiff_t c = cl + 1; c < cr; c++) {
-            int32_t value = (int32_t)(sum >> 32);
-            add(r->cells + c, direction * (value - previous));
-            previous = value;
-            sum += step;
-        }
-        add(r->cells + cr, direction * (area - (int32_t)missing - previous));
+        deposit_columns(r, cl, cr, (int32_t)first, (int32_t)missing, area, direction, k, a);
     }
     add(r->cells + cr + 1, direction * (int32_t)missing);
     mark_touched(r, cl, cr + 1);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "lamina_avx2.h"
 
 /* The widest kernels LAMINA_KERNELS allows (lamina_kernels_requested_level). */
 static int allowed_level(void) { return lamina_kernels_requested_level(); }
@@ -25,13 +25,6 @@ int lamina_kernels_have_avx2(void) {
         cached = allowed_level() >= 1 && __builtin_cpu_supports("avx2") ? 1 : 0;
     }
     return cached;
-}
-
-// round(x / 255) per 16-bit lane for x ≤ 255 · 255: (t + (t >> 8)) >> 8 with t = x + 128 is
-// the high half of t · 257 for t < 65280, one mulhi instead of a shift, an add and a shift.
-__attribute__((target("avx2")))
-static inline __m256i div255_avx2(__m256i x) {
-    return _mm256_mulhi_epu16(_mm256_add_epi16(x, _mm256_set1_epi16(128)), _mm256_set1_epi16(257));
 }
 
 // Eight pixels with a constant inverse alpha: d · inverse / 255 per channel, plus `source`.
@@ -61,30 +54,6 @@ void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
         i += 8;
     }
     for (; i < count; i++) row[i] = scalar_over(src, row[i]);
-}
-
-// The coverage blend of eight pixels `d` under `color16` (the colour's channels as 16-bit
-// lanes, two pixels per 128 bits) through `m32` (0…255 per 32-bit lane): each 128-bit half
-// is widened into two registers in place (pixels 0, 1 | 4, 5 and 2, 3 | 6, 7), so packing
-// back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step.
-__attribute__((target("avx2")))
-static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
-    const __m256i zero = _mm256_setzero_si256(), maximum = _mm256_set1_epi16(255);
-    __m256i m8 = _mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101));
-    __m256i src_lo = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpacklo_epi8(m8, zero)));
-    __m256i src_hi = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpackhi_epi8(m8, zero)));
-    __m256i alpha_lo = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_lo, 0xFF), 0xFF);
-    __m256i alpha_hi = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_hi, 0xFF), 0xFF);
-    __m256i kept_lo = div255_avx2(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_lo)));
-    __m256i kept_hi = div255_avx2(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_hi)));
-    // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
-    return _mm256_add_epi32(_mm256_packus_epi16(src_lo, src_hi), _mm256_packus_epi16(kept_lo, kept_hi));
-}
-
-// Lanes 0 ..< n of eight, as a mask for maskload and maskstore.
-__attribute__((target("avx2")))
-static inline __m256i first_lanes_avx2(size_t n) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
 // `n` (1…8) pixels of `dst` under `color16` through `m32` (0…255).

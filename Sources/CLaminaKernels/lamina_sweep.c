@@ -7,10 +7,8 @@
 #include "lamina_kernels.h"
 #include "lamina_prefix.h"
 #include "lamina_scalar.h"
+#include "lamina_avx2.h"
 #include <string.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 /* min(|sum|, full) as 0…255, rounded half up (FixedPointRule.alpha(numerator:)). */
 static inline uint32_t nonzero_alpha(uint32_t sum) {
@@ -44,23 +42,34 @@ static uint32_t stretch_alpha(int32_t *cells, uint8_t *alpha, size_t count, uint
 }
 
 #if defined(__x86_64__)
-/* stretch_alpha eight cells a step, on CPUs with AVX2 (the same bytes: integer sums do not
- * depend on their order). Baseline x86-64 has no 32-bit abs or unsigned min, so the SSE2 step
- * spends half its instructions on them. */
+/* A touched stretch on CPUs with AVX2, in one pass eight cells a step: `count` cells' running
+ * sums from `sum`, the cells cleared, nonzero_alpha of each, and `color` composited through it onto pixels `from ..< to` of `pixels` (the
+ * stretch's own columns; the rest lie outside the columns drawn). Returns the sum after the
+ * last cell. The same bytes as stretch_alpha (integer sums do not depend on their order) and
+ * the same pixels as pixel_composite (coverage8_avx2 is its twin; a coverage of 0 leaves a
+ * pixel as it was), where the short stretches were composited a pixel at a time and the long
+ * ones through a coverage buffer and a second kernel. */
 __attribute__((target("avx2")))
-static uint32_t stretch_alpha_avx2(int32_t *cells, uint8_t *alpha, size_t count, uint32_t sum) {
+static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint32_t sum, uint32_t color,
+                                       uint32_t *pixels, ptrdiff_t from, ptrdiff_t to) {
     const __m256i zero = _mm256_setzero_si256(), full = _mm256_set1_epi32((int)LAMINA_FULL_COVERAGE);
     const __m256i half = _mm256_set1_epi32(LAMINA_FULL_COVERAGE / 2);
     const __m256i lane3 = _mm256_set1_epi32(3), lane7 = _mm256_set1_epi32(7);
-    // Each 128-bit half's four low bytes to its front, then the two fronts side by side.
-    const __m256i low_bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                               0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-    const __m256i fronts = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i low = _mm256_set1_epi32((int)from - 1), high = _mm256_set1_epi32((int)to);
+    const __m256i color16 = _mm256_unpacklo_epi8(_mm256_set1_epi32((int)color), zero);
     __m256i carry = _mm256_set1_epi32((int)sum);
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(cells + i));
-        _mm256_storeu_si256((__m256i *)(cells + i), zero);
+    for (size_t i = 0; i < count; i += 8) {
+        __m256i x;
+        if (count - i >= 8) {
+            x = _mm256_loadu_si256((const __m256i *)(cells + i));
+            _mm256_storeu_si256((__m256i *)(cells + i), zero);
+        } else {
+            // The last cells alone: those after them are another row's (masked lanes read 0).
+            __m256i mask = first_lanes_avx2(count - i);
+            x = _mm256_maskload_epi32((const int *)(cells + i), mask);
+            _mm256_maskstore_epi32((int *)(cells + i), mask, zero);
+        }
         x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));          // prefix sums within each half
         x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
         x = _mm256_add_epi32(x, _mm256_blend_epi32(zero, _mm256_permutevar8x32_epi32(x, lane3), 0xF0));
@@ -69,11 +78,20 @@ static uint32_t stretch_alpha_avx2(int32_t *cells, uint8_t *alpha, size_t count,
         // min(|sum|, full), the magnitude unsigned (INT32_MIN clamps to full), then
         // (c · 255 + full / 2) >> 17 as in stretch_alpha.
         __m256i c = _mm256_min_epu32(_mm256_abs_epi32(x), full);
-        __m256i a = _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half), 17);
-        a = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(a, low_bytes), fronts);
-        _mm_storel_epi64((__m128i *)(alpha + i), _mm256_castsi256_si128(a));
+        __m256i m = _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half), 17);
+        // The lanes within from ..< to.
+        __m256i column = _mm256_add_epi32(_mm256_set1_epi32((int)i), lanes);
+        __m256i drawn = _mm256_and_si256(_mm256_cmpgt_epi32(column, low), _mm256_cmpgt_epi32(high, column));
+        int bits = _mm256_movemask_ps(_mm256_castsi256_ps(drawn));
+        if (bits == 0xFF) {
+            __m256i d = _mm256_loadu_si256((const __m256i *)(pixels + i));
+            _mm256_storeu_si256((__m256i *)(pixels + i), coverage8_avx2(color16, m, d));
+        } else if (bits != 0) {
+            __m256i d = _mm256_maskload_epi32((const int *)(pixels + i), drawn);
+            _mm256_maskstore_epi32((int *)(pixels + i), drawn, coverage8_avx2(color16, m, d));
+        }
     }
-    return stretch_alpha(cells + i, alpha + i, count - i, (uint32_t)_mm256_cvtsi256_si32(carry));
+    return (uint32_t)_mm256_cvtsi256_si32(carry);
 }
 #endif
 
@@ -110,11 +128,10 @@ static inline __attribute__((always_inline)) void emit_run(const lamina_solid_sw
     coverage_run(s->level, s->color, m, row + a, (size_t)(b - a));
 }
 
-/* Coverage bytes of `count` pixels over the row at `p` (SolidColorSink.span). */
+/* Coverage bytes of `count` pixels over the row at `p` (SolidColorSink.span), without vector
+ * kernels (AVX2 composites each stretch as it sums it: stretch_composite_avx2). */
 static void blend_mask(const lamina_solid_sweep *s, const uint8_t *coverage, uint32_t *p, size_t count) {
-    if (s->level == 2) lamina_blend_mask_rows_avx512(s->color, coverage, count, p, count, count, 1);
-    else if (s->level == 1) lamina_blend_mask_rows_avx2(s->color, coverage, count, p, count, count, 1);
-    else for (size_t i = 0; i < count; i++) if (coverage[i]) pixel_composite(s->color, coverage[i], p + i);
+    for (size_t i = 0; i < count; i++) if (coverage[i]) pixel_composite(s->color, coverage[i], p + i);
 }
 
 /* Warms the destination of a row's first and last touched pixels (thin shapes are all edge
@@ -130,10 +147,13 @@ static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
     lamina_prefetch_write(row + (x1 < s->out_x1 - 1 ? x1 : s->out_x1 - 1));
 }
 
-void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
-    // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
-    // their types), so its fields stay in registers instead of being read again every row.
-    const lamina_solid_sweep local_sweep = *sweep, *const s = &local_sweep;
+/* The sweep of lamina_sweep_solid_nonzero, compiled twice: `vector` (AVX2) composites each
+ * touched stretch as it sums it (stretch_composite_avx2), the portable build a pixel at a time
+ * or through a coverage buffer. As one AVX2 function the stretch kernel is inlined and its
+ * constants stay in registers across a band, where calling it from the portable function
+ * cost a call and a reload of the portable path's constants per stretch. */
+static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_sweep *const s, const int vector) {
+    (void)vector;   // the portable build's only sweep
     const ptrdiff_t col_end = s->band.col_first + s->band.row_length;
     uint8_t alpha[64];
     for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
@@ -158,27 +178,47 @@ void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
             ptrdiff_t first = s->band.col_first + w * 64 + __builtin_ctzll(bits);
             ptrdiff_t end = s->band.col_first + w * 64 + 64 - __builtin_clzll(bits);
             if (first > next) emit_run(s, row, next, first, sum);
+            ptrdiff_t a = first > s->out_x0 ? first : s->out_x0, b = end < s->out_x1 ? end : s->out_x1;
+#if defined(__x86_64__)
+            if (vector) {
+                sum = stretch_composite_avx2(cells + first, (size_t)(end - first), sum, s->color, row + first,
+                                             a - first, b - first);
+            } else
+#endif
             if (end - first < 8) {
                 // A short stretch (an edge's few pixels): cell, sum, coverage, blend.
                 for (ptrdiff_t x = first; x < end; x++) {
                     sum += (uint32_t)cells[x];
                     cells[x] = 0;
                     uint32_t m = nonzero_alpha(sum);
-                    if (m != 0 && x >= s->out_x0 && x < s->out_x1) pixel_composite(s->color, m, row + x);
+                    if (m != 0 && x >= a && x < b) pixel_composite(s->color, m, row + x);
                 }
             } else {
-#if defined(__x86_64__)
-                if (s->level > 0) sum = stretch_alpha_avx2(cells + first, alpha, (size_t)(end - first), sum);
-                else
-#endif
                 sum = stretch_alpha(cells + first, alpha, (size_t)(end - first), sum);
-                ptrdiff_t a = first > s->out_x0 ? first : s->out_x0, b = end < s->out_x1 ? end : s->out_x1;
                 if (a < b) blend_mask(s, alpha + (a - first), row + a, (size_t)(b - a));
             }
             next = end;
         }
         if (next < col_end) emit_run(s, row, next, col_end, sum);
     }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+static void sweep_band_avx2(const lamina_solid_sweep *s) { sweep_band(s, 1); }
+#endif
+
+void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
+    // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
+    // their types), so its fields stay in registers instead of being read again every row.
+    const lamina_solid_sweep local_sweep = *sweep;
+#if defined(__x86_64__)
+    if (local_sweep.level > 0) {
+        sweep_band_avx2(&local_sweep);
+        return;
+    }
+#endif
+    sweep_band(&local_sweep, 0);
 }
 
 void lamina_fill_straight_rows(const lamina_straight_rows *straight) {

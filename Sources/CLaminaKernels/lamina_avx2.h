@@ -1,0 +1,41 @@
+// AVX2 steps shared by the blend kernels (lamina_kernels.c) and the solid-colour sweep
+// (lamina_sweep.c): the coverage blend of eight pixels, bit for bit scalar_composite
+// (lamina_scalar.h). Private to CLaminaKernels; x86-64 only.
+#ifndef LAMINA_AVX2_H
+#define LAMINA_AVX2_H
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+// round(x / 255) per 16-bit lane for x ≤ 255 · 255: (t + (t >> 8)) >> 8 with t = x + 128 is
+// the high half of t · 257 for t < 65280, one mulhi instead of a shift, an add and a shift.
+__attribute__((target("avx2")))
+static inline __m256i div255_avx2(__m256i x) {
+    return _mm256_mulhi_epu16(_mm256_add_epi16(x, _mm256_set1_epi16(128)), _mm256_set1_epi16(257));
+}
+
+// The coverage blend of eight pixels `d` under `color16` (the colour's channels as 16-bit
+// lanes, two pixels per 128 bits) through `m32` (0…255 per 32-bit lane): each 128-bit half
+// is widened into two registers in place (pixels 0, 1 | 4, 5 and 2, 3 | 6, 7), so packing
+// back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step.
+__attribute__((target("avx2")))
+static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
+    const __m256i zero = _mm256_setzero_si256(), maximum = _mm256_set1_epi16(255);
+    __m256i m8 = _mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101));
+    __m256i src_lo = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpacklo_epi8(m8, zero)));
+    __m256i src_hi = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpackhi_epi8(m8, zero)));
+    __m256i alpha_lo = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_lo, 0xFF), 0xFF);
+    __m256i alpha_hi = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_hi, 0xFF), 0xFF);
+    __m256i kept_lo = div255_avx2(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_lo)));
+    __m256i kept_hi = div255_avx2(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_hi)));
+    // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
+    return _mm256_add_epi32(_mm256_packus_epi16(src_lo, src_hi), _mm256_packus_epi16(kept_lo, kept_hi));
+}
+
+// Lanes 0 ..< n of eight, as a mask for maskload and maskstore.
+__attribute__((target("avx2")))
+static inline __m256i first_lanes_avx2(size_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+#endif
+#endif
