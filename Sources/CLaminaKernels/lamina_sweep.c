@@ -152,8 +152,11 @@ static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
  * or through a coverage buffer. As one AVX2 function the stretch kernel is inlined and its
  * constants stay in registers across a band, where calling it from the portable function
  * cost a call and a reload of the portable path's constants per stretch. */
-static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_sweep *const s, const int vector) {
+static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_sweep *const sweep, const int vector) {
     (void)vector;   // the portable build's only sweep
+    // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
+    // their types), so its fields stay in registers instead of being read again every row.
+    const lamina_solid_sweep local_sweep = *sweep, *const s = &local_sweep;
     const ptrdiff_t col_end = s->band.col_first + s->band.row_length;
     uint8_t alpha[64];
     for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
@@ -209,16 +212,13 @@ static void sweep_band_avx2(const lamina_solid_sweep *s) { sweep_band(s, 1); }
 #endif
 
 void lamina_sweep_solid_nonzero(const lamina_solid_sweep *sweep) {
-    // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
-    // their types), so its fields stay in registers instead of being read again every row.
-    const lamina_solid_sweep local_sweep = *sweep;
 #if defined(__x86_64__)
-    if (local_sweep.level > 0) {
-        sweep_band_avx2(&local_sweep);
+    if (sweep->level > 0) {
+        sweep_band_avx2(sweep);
         return;
     }
 #endif
-    sweep_band(&local_sweep, 0);
+    sweep_band(sweep, 0);
 }
 
 void lamina_fill_straight_rows(const lamina_straight_rows *straight) {
