@@ -79,13 +79,11 @@ static inline void mark_touched(const band_row *r, ptrdiff_t x0, ptrdiff_t x1) {
     r->words[w1] |= high;
 }
 
-/* The part of deposit_row for a row crossing more than one column boundary (one row in
- * seven of W4's strokes): out of line, so the common rows' loop keeps its values in registers,
- * and not vectorised (two or three columns on average, where the vector set-up per edge cost
- * more than the loop). */
-static inline void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr, int32_t first,
-                                                      int32_t missing, int32_t area, int32_t direction, int64_t k,
-                                                      int64_t a) {
+/* The columns cl + 1 … cr of a row crossing more than one column boundary (one row in seven
+ * of W4's strokes). Not vectorised: clang hoisted the vector loop's set-up into every edge,
+ * for a loop of two or three columns on average (decision 163). */
+static inline void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr, int32_t first, int32_t missing,
+                                   int32_t area, int32_t direction, int64_t k, int64_t a) {
     // Column c's area, times 2³², as a running sum: from column cl + 1 on, each column
     // fully crossed adds k · 2¹⁶.
     int64_t sum = k * (256 * a + 32768);

@@ -42,16 +42,15 @@ static uint32_t stretch_alpha(int32_t *cells, uint8_t *alpha, size_t count, uint
 }
 
 #if defined(__x86_64__)
-/* A touched stretch on CPUs with AVX2, in one pass eight cells a step: `count` cells' running
- * sums from `sum`, the cells cleared, nonzero_alpha of each, and `color` composited through it onto pixels `from ..< to` of `pixels` (the
- * stretch's own columns; the rest lie outside the columns drawn). Returns the sum after the
- * last cell. The same bytes as stretch_alpha (integer sums do not depend on their order) and
- * the same pixels as pixel_composite (coverage8_avx2 is its twin; a coverage of 0 leaves a
- * pixel as it was), where the short stretches were composited a pixel at a time and the long
- * ones through a coverage buffer and a second kernel. */
+/* A touched stretch on CPUs with AVX2, in one pass eight cells a step (decision 163): `count`
+ * cells' running sums from `sum`, the cells cleared, nonzero_alpha of each, and `color`
+ * composited through it onto pixels `from ..< to` of `pixels` (the stretch's own columns; the
+ * rest lie outside the columns drawn). Returns the sum after the last cell. The same bytes as
+ * stretch_alpha (integer sums do not depend on their order) and the same pixels as
+ * pixel_composite (coverage8_avx2 is its twin, and a coverage of 0 leaves a pixel as it was). */
 __attribute__((target("avx2")))
 static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint32_t sum, uint32_t color,
-                                       uint32_t *pixels, ptrdiff_t from, ptrdiff_t to) {
+                                              uint32_t *pixels, ptrdiff_t from, ptrdiff_t to) {
     const __m256i zero = _mm256_setzero_si256(), full = _mm256_set1_epi32((int)LAMINA_FULL_COVERAGE);
     const __m256i half = _mm256_set1_epi32(LAMINA_FULL_COVERAGE / 2);
     const __m256i lane3 = _mm256_set1_epi32(3), lane7 = _mm256_set1_epi32(7);
@@ -153,7 +152,7 @@ static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
  * constants stay in registers across a band, where calling it from the portable function
  * cost a call and a reload of the portable path's constants per stretch. */
 static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_sweep *const sweep, const int vector) {
-    (void)vector;   // the portable build's only sweep
+    (void)vector;   // read only where the AVX2 twin is built (x86-64)
     // A copy the stores into pixels, cells and bounds cannot alias (`color` and `level` share
     // their types), so its fields stay in registers instead of being read again every row.
     const lamina_solid_sweep local_sweep = *sweep, *const s = &local_sweep;
