@@ -50,11 +50,14 @@ extension Path {
             if !current.isEmpty { result.append((current, closed)) }
             current = []
         }
-        for e in elements {
+        for (index, e) in elements.enumerated() {
             switch e {
             case .move(let p):
                 finish(closed: false)
-                current = [p]
+                // Room for the whole sub-path at once: grown by appending, a curve's points
+                // were copied about log₂ n times (a tenth of a stroke's geometry).
+                current.reserveCapacity(1 + pointCount(after: index, from: p, tolerance: tolerance))
+                current.append(p)
             case .line(let p):
                 current.append(p)
             case .quad(let c, let p):
@@ -63,8 +66,7 @@ extension Path {
                     current.append(p)
                     continue
                 }
-                let m = Path.length(p0 - 2 * c + p)
-                let n = chords(Path.segmentCount(0.25 * m / tolerance))
+                let n = chords(Path.quadChords(p0, c, p, tolerance: tolerance))
                 // B″ = 2(p0 − 2c + p) everywhere: h²·B″/12 with h = 1/n.
                 let balance = (1 / (6 * Double(n) * Double(n))) * (p0 - 2 * c + p)
                 for i in 1...n {
@@ -79,8 +81,7 @@ extension Path {
                     continue
                 }
                 let first = p0 - 2 * c1 + c2, second = c1 - 2 * c2 + p
-                let m = max(Path.length(first), Path.length(second))
-                let n = chords(Path.segmentCount(0.75 * m / tolerance))
+                let n = chords(Path.cubicChords(p0, c1, c2, p, tolerance: tolerance))
                 // B″(t) = 6((1 − t)·first + t·second); h²·B″/12 with h = 1/n.
                 let scale = 1 / (2 * Double(n) * Double(n))
                 for i in 1...n {
@@ -92,11 +93,48 @@ extension Path {
             case .close:
                 let start = current.first
                 finish(closed: true)
-                if let start { current = [start] }
+                if let start {
+                    current.reserveCapacity(1 + pointCount(after: index, from: start, tolerance: tolerance))
+                    current.append(start)
+                }
             }
         }
         finish(closed: false)
         return result
+    }
+
+    /// How many points the elements after `index` add up to the next move or close, from
+    /// `start` (the chords `flattenedSubpaths` cuts them into, at most): room to reserve.
+    private func pointCount(after index: Int, from start: Point, tolerance: Double) -> Int {
+        var count = 0
+        var current = start
+        for e in elements[(index + 1)...] {
+            switch e {
+            case .move, .close:
+                return count
+            case .line(let p):
+                count += 1
+                current = p
+            case .quad(let c, let p):
+                count += Path.quadChords(current, c, p, tolerance: tolerance)
+                current = p
+            case .cubic(let c1, let c2, let p):
+                count += Path.cubicChords(current, c1, c2, p, tolerance: tolerance)
+                current = p
+            }
+            if count > Path.maximumFlattenedPoints { return Path.maximumFlattenedPoints }
+        }
+        return count
+    }
+
+    /// Wang's chord count for a quadratic (n = ⌈√(M / 4 tolerance)⌉, M = |p0 − 2c + p|).
+    private static func quadChords(_ p0: Point, _ c: Point, _ p: Point, tolerance: Double) -> Int {
+        segmentCount(0.25 * length(p0 - 2 * c + p) / tolerance)
+    }
+
+    /// Wang's chord count for a cubic (n = ⌈√(3M / 4 tolerance)⌉, M the larger second difference).
+    private static func cubicChords(_ p0: Point, _ c1: Point, _ c2: Point, _ p: Point, tolerance: Double) -> Int {
+        segmentCount(0.75 * max(length(p0 - 2 * c1 + c2), length(c1 - 2 * c2 + p)) / tolerance)
     }
 
     /// The polygons a fill seen only inside `clip` needs (device pixels; flattened as
@@ -153,12 +191,11 @@ extension Path {
                 current = p
             case .quad(let c, let p):
                 guard let p0 = current else { continue }
-                count &+= Path.segmentCount(0.25 * Path.length(p0 - 2 * c + p) / tolerance)
+                count &+= Path.quadChords(p0, c, p, tolerance: tolerance)
                 current = p
             case .cubic(let c1, let c2, let p):
                 guard let p0 = current else { continue }
-                let m = max(Path.length(p0 - 2 * c1 + c2), Path.length(c1 - 2 * c2 + p))
-                count &+= Path.segmentCount(0.75 * m / tolerance)
+                count &+= Path.cubicChords(p0, c1, c2, p, tolerance: tolerance)
                 current = p
             case .close:
                 current = start

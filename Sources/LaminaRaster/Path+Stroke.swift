@@ -21,13 +21,33 @@ extension Path {
         var subpaths = strokeSubpaths(tolerance: tolerance)
         if style.start != 0 || style.end != 1 { subpaths = Polylines.trim(subpaths, start: style.start, end: style.end) }
         if !style.dashPattern.isEmpty { subpaths = Polylines.dash(subpaths, pattern: style.dashPattern, phase: style.dashPhase) }
-        for sub in subpaths {
-            var points: [Point] = []
-            for p in sub.points where points.last != p { points.append(p) }
+        let trimmedOrDashed = style.start != 0 || style.end != 1 || !style.dashPattern.isEmpty
+        out.reserveCapacity(subpaths.count)
+        for i in subpaths.indices {
+            // Taken out of the list, so removing a duplicate point does not copy it.
+            var points = subpaths[i].points
+            subpaths[i].points = []
+            // strokeSubpaths' points have none already; trimming and dashing may add some.
+            if trimmedOrDashed { Path.removeRepeatedPoints(&points) }
             guard !points.isEmpty else { continue }
-            Stroker(style: style, halfWidth: h, tolerance: tolerance).outline(points, closed: sub.closed && points.count > 2, into: &out)
+            Stroker(style: style, halfWidth: h, tolerance: tolerance)
+                .outline(points, closed: subpaths[i].closed && points.count > 2, into: &out)
         }
         return out
+    }
+
+    /// Removes each point equal to the one before it, in place; an array without any (the
+    /// usual case) is only read.
+    static func removeRepeatedPoints(_ points: inout [Point]) {
+        guard points.count > 1 else { return }
+        var kept = 1
+        while kept < points.count && points[kept] != points[kept - 1] { kept += 1 }
+        guard kept < points.count else { return }
+        for i in (kept + 1)..<points.count where points[i] != points[kept - 1] {
+            points[kept] = points[i]
+            kept += 1
+        }
+        points.removeSubrange(kept...)
     }
 
     /// Flattened sub-paths for stroking: consecutive duplicate points removed, with whether
@@ -35,15 +55,19 @@ extension Path {
     /// point a close leaves behind is not a sub-path of its own.
     func strokeSubpaths(tolerance: Double) -> [(points: [Point], closed: Bool)] {
         var result: [(points: [Point], closed: Bool)] = []
-        let subpaths = flattenedSubpaths(tolerance: tolerance)
-        for (i, sub) in subpaths.enumerated() {
-            if i > 0, subpaths[i - 1].closed, sub.points.count == 1, !sub.closed, sub.points[0] == subpaths[i - 1].points[0] {
-                continue
-            }
-            var deduped: [Point] = []
-            for p in sub.points where deduped.last != p { deduped.append(p) }
-            if sub.closed, deduped.count > 1, deduped.first == deduped.last { deduped.removeLast() }
-            if !deduped.isEmpty { result.append((deduped, sub.closed && deduped.count > 2)) }
+        var subpaths = flattenedSubpaths(tolerance: tolerance)
+        result.reserveCapacity(subpaths.count)
+        var previous: (start: Point, closed: Bool)?
+        for i in subpaths.indices {
+            // Taken out of the list, so it is changed in place rather than copied.
+            var points = subpaths[i].points
+            subpaths[i].points = []
+            let closed = subpaths[i].closed
+            defer { previous = points.first.map { ($0, closed) } }
+            if let previous, previous.closed, points.count == 1, !closed, points[0] == previous.start { continue }
+            Path.removeRepeatedPoints(&points)
+            if closed, points.count > 1, points.first == points.last { points.removeLast() }
+            if !points.isEmpty { result.append((points, closed && points.count > 2)) }
         }
         return result
     }
@@ -62,7 +86,10 @@ struct Stroker {
             switch style.cap {
             case .butt: return
             case .square: out.append([p + Point(x: -h, y: -h), p + Point(x: h, y: -h), p + Point(x: h, y: h), p + Point(x: -h, y: h)])
-            case .round: out.append(arc(center: p, from: Point(x: h, y: 0), sweep: 2 * .pi))
+            case .round:
+                var dot: [Point] = []
+                arc(center: p, from: Point(x: h, y: 0), sweep: 2 * .pi, into: &dot)
+                out.append(dot)
             }
             return
         }
@@ -168,7 +195,7 @@ struct Stroker {
             let angle = acos(max(-1, min(1, dot)))
             let sweep = (cross > 0 ? 1.0 : -1.0) * angle                  // normals turn with the path
             contour.append(p + n1)
-            contour.append(contentsOf: arc(center: p, from: n1, sweep: sweep).dropFirst().dropLast())
+            arc(center: p, from: n1, sweep: sweep, into: &contour, ends: false)
             contour.append(p + n2)
         }
     }
@@ -185,7 +212,7 @@ struct Stroker {
             contour.append(p + n + d * h)
             contour.append(p - n + d * h)
         case .round:
-            contour.append(contentsOf: arc(center: p, from: n, sweep: -.pi).dropFirst().dropLast())
+            arc(center: p, from: n, sweep: -.pi, into: &contour, ends: false)
         }
     }
 
@@ -196,17 +223,21 @@ struct Stroker {
     /// circular sector's exact area: with `n` chords of angle θ, the two end triangles
     /// (r, R) and the `n − 2` others (R, R) give ½ sin θ·((n − 2)R² + 2rR) = ½ r²θ·n. So
     /// round caps, joins and dots have their true area instead of the inscribed polygon's.
-    private func arc(center: Point, from v: Point, sweep: Double) -> [Point] {
+    /// Appended to `points`, without its two end points when `ends` is false (a cap or join
+    /// between offset points already there).
+    private func arc(center: Point, from v: Point, sweep: Double, into points: inout [Point], ends: Bool = true) {
         let r = (v.x * v.x + v.y * v.y).squareRoot()
         let step = 2 * acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
         let count = max(1, min(4096, Int(saturating: (abs(sweep) / max(step, 1e-6)).rounded(.up))))
         let theta = abs(sweep) / Double(count)
         let scaled = theta > 1e-9 && count > 1 ? r * Stroker.arcRadiusRatio(chords: count, angle: theta) : r
         let start = atan2(v.y, v.x)
-        return (0...count).map { i in
+        let first = ends ? 0 : 1, last = ends ? count : count - 1
+        guard first <= last else { return }
+        for i in first...last {
             let a = start + sweep * Double(i) / Double(count)
             let radius = i == 0 || i == count ? r : scaled
-            return Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
+            points.append(Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a)))
         }
     }
 

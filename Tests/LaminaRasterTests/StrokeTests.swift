@@ -113,4 +113,62 @@ struct StrokeTests {
         #expect(canvas.target[50, 18] == 0xFFFF_FFFF && canvas.target[50, 21] == 0xFFFF_FFFF)
         #expect(canvas.target[50, 17] == 0xFF00_0000 && canvas.target[50, 22] == 0xFF00_0000)
     }
+
+    @Test("repeated points are removed in place as a filter would: each point unlike the one before it kept, in order")
+    func repeatedPointsRemoved() {
+        var rng = DifferentialTests.SplitMix(state: 29)
+        for _ in 0..<500 {
+            // Few distinct values, so runs of equal points are common, at the ends too.
+            let values = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                Point(x: Double(Int.random(in: 0...2, using: &rng)), y: 0)
+            }
+            var expected: [Point] = []
+            for p in values where expected.last != p { expected.append(p) }
+            var points = values
+            Path.removeRepeatedPoints(&points)
+            #expect(points == expected, "\(values)")
+        }
+    }
+
+    @Test("a path's repeated points stroke as if they were not there, dashed or trimmed too")
+    func repeatedPointsStrokeAlike() {
+        var plain = Path(), repeated = Path()
+        let corners = [Point(x: 20, y: 20), Point(x: 120, y: 40), Point(x: 60, y: 150), Point(x: 170, y: 170)]
+        plain.move(to: corners[0])
+        repeated.move(to: corners[0])
+        repeated.line(to: corners[0])
+        for c in corners.dropFirst() {
+            plain.line(to: c)
+            repeated.line(to: c)
+            repeated.line(to: c)
+        }
+        let styles = [StrokeStyle(width: 9, cap: .round, join: .round),
+                      StrokeStyle(width: 7, cap: .square, join: .miter, dashPattern: [30, 0, 12, 10]),
+                      StrokeStyle(width: 5, join: .bevel, start: 0.2, end: 0.8)]
+        for style in styles {
+            #expect(repeated.stroked(style) == plain.stroked(style))
+        }
+    }
+
+    @Test("a dash ending on a corner strokes as that dash drawn alone, with square caps and miter joins")
+    func dashEndingOnACorner() {
+        var path = Path()
+        path.move(to: Point(x: 20, y: 20))
+        path.line(to: Point(x: 20, y: 60))
+        path.line(to: Point(x: 60, y: 60))
+        path.line(to: Point(x: 60, y: 100))
+        var dashes = Path()
+        dashes.move(to: Point(x: 20, y: 20))
+        dashes.line(to: Point(x: 20, y: 60))
+        dashes.move(to: Point(x: 30, y: 60))
+        dashes.line(to: Point(x: 60, y: 60))
+        dashes.line(to: Point(x: 60, y: 70))
+        dashes.move(to: Point(x: 60, y: 80))
+        dashes.line(to: Point(x: 60, y: 100))
+        let style = StrokeStyle(width: 6, cap: .square, join: .miter)
+        var dashed = style
+        dashed.dashPattern = [40, 10]
+        #expect(area(path, dashed) == area(dashes, style))
+        #expect(path.stroked(dashed) == dashes.stroked(style))
+    }
 }
