@@ -18,7 +18,8 @@ extension FixedPointCoverage {
         /// edge must then reach the clip's right side.
         private(set) var droppedRight = false
         private let clipTop: Int32, clipBottom: Int32, clipRight: Int32, right: Int32
-        private let reachX: Double, reachY: Double
+        /// The box the edges are set up from directly, `reach` px around the canvas.
+        private let reachX0: Double, reachY0: Double, reachX1: Double, reachY1: Double
 
         init(_ owner: FixedPointCoverage) {
             self.owner = owner
@@ -28,8 +29,11 @@ extension FixedPointCoverage {
             clipBottom = owner.clipBottom
             clipRight = owner.clipRight
             right = Int32(owner.width) << FixedPointCoverage.subpixelShift
-            reachX = Double(owner.width) + 1
-            reachY = Double(owner.height) + 1
+            let reach = Double(FixedPointCoverage.reach)
+            reachX0 = -reach
+            reachY0 = -reach
+            reachX1 = Double(owner.width) + reach
+            reachY1 = Double(owner.height) + reach
         }
 
         /// 1/256 px, rounded to nearest (ties to even).
@@ -37,18 +41,21 @@ extension FixedPointCoverage {
         private static func subpixels(_ v: Double) -> Int32 { roundedInt32(v * 256) }
 
         /// Adds every edge of one closed polygon; false when a point is not finite (the shape
-        /// is culled). A polygon reaching beyond the one-pixel box around the canvas is clipped
-        /// to that box first (decision 86): the winding inside it is unchanged, and every
-        /// coordinate is then canvas-sized, so a vertex at 1e19 costs nothing.
+        /// is culled). A polygon within `FixedPointCoverage.reach` px of the canvas is set up
+        /// directly: edges above or below the rows drawn are dropped, and the parts left or
+        /// right of the canvas clamped or dropped (`addSplitEdge`). One reaching farther is
+        /// clipped to the box one pixel around the canvas first (decision 86): the winding
+        /// inside it is unchanged, and every coordinate is then canvas-sized, so a vertex at
+        /// 1e19 costs nothing.
         mutating func addEdges(of polygon: [Point]) -> Bool {
             let start = count
             let withinReach = polygon.withUnsafeBufferPointer { points -> Bool in
                 guard let last = points.last else { return true }
-                guard last.x >= -1 && last.x <= reachX && last.y >= -1 && last.y <= reachY else { return false }
+                guard last.x >= reachX0 && last.x <= reachX1 && last.y >= reachY0 && last.y <= reachY1 else { return false }
                 var previous = (x: Self.subpixels(last.x), y: Self.subpixels(last.y))
                 for p in points {
                     // Written so NaN fails too.
-                    guard p.x >= -1 && p.x <= reachX && p.y >= -1 && p.y <= reachY else { return false }
+                    guard p.x >= reachX0 && p.x <= reachX1 && p.y >= reachY0 && p.y <= reachY1 else { return false }
                     let current = (x: Self.subpixels(p.x), y: Self.subpixels(p.y))
                     if current.y != previous.y { addSplitEdge(previous, current) }
                     previous = current
@@ -59,7 +66,7 @@ extension FixedPointCoverage {
             // Drop what this polygon added (the extent may stay wider: it is still in reach).
             count = start
             guard polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return false }
-            let box = (x0: -1.0, y0: -1.0, x1: reachX, y1: reachY)
+            let box = (x0: -1.0, y0: -1.0, x1: Double(owner.width) + 1, y1: Double(owner.height) + 1)
             // The clipped polygon lies within the box: in reach, so this does not recurse again.
             guard let clipped = PolygonClipper.clip(polygon, to: box) else { return true }
             return addEdges(of: clipped)
@@ -82,20 +89,22 @@ extension FixedPointCoverage {
                 let t = Double(boundary - a.x) / Double(b.x - a.x)
                 return (boundary, a.y + Int32((Double(b.y - a.y) * t).rounded()))
             }
-            var cuts: [(x: Int32, y: Int32)] = []
-            let crossesLeft = (a.x < 0) != (b.x < 0), crossesRight = (a.x > right) != (b.x > right)
-            if a.x < b.x {
-                if crossesLeft { cuts.append(crossing(0)) }
-                if crossesRight { cuts.append(crossing(right)) }
-            } else {
-                if crossesRight { cuts.append(crossing(right)) }
-                if crossesLeft { cuts.append(crossing(0)) }
-            }
+            // Each part from the last cut on, x clamped (no array: many of a stroke's edges
+            // past a side come here).
             var start = a
-            for end in cuts + [b] {
+            func addPart(to end: (x: Int32, y: Int32)) {
                 addEdge((min(max(start.x, 0), right), start.y), (min(max(end.x, 0), right), end.y))
                 start = end
             }
+            let crossesLeft = (a.x < 0) != (b.x < 0), crossesRight = (a.x > right) != (b.x > right)
+            if a.x < b.x {
+                if crossesLeft { addPart(to: crossing(0)) }
+                if crossesRight { addPart(to: crossing(right)) }
+            } else {
+                if crossesRight { addPart(to: crossing(right)) }
+                if crossesLeft { addPart(to: crossing(0)) }
+            }
+            addPart(to: b)
         }
 
         /// Adds one edge whose x lies within the canvas columns, if it reaches the rows drawn.

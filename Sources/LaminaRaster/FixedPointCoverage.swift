@@ -63,9 +63,16 @@ final class FixedPointCoverage {
     /// Rows outside the clip get no deposits, nor edges right of it (in subpixels).
     var clipTop: Int32 = 0, clipBottom: Int32 = 0, clipRight: Int32 = 0
 
-    /// The largest side 24.8 fixed point in `Int32` holds with room for the one-pixel box
+    /// The largest side 24.8 fixed point in `Int32` holds with room for the box `reach` px
     /// around the canvas; `CoverageRasterizer` draws anything larger with the reference.
     static let maximumSide = 1 << 22
+
+    /// How far around the canvas a polygon's points may lie and its edges still be set up
+    /// directly (px), not clipped to the canvas first: a stroke or shape partly off screen,
+    /// as a quarter of W4's strokes are, was set up twice. The box's subpixels, and the
+    /// differences of any two, stay within `Int32` for a canvas of `maximumSide`:
+    /// (2²² + 2·2²⁰)·256 < 2³¹.
+    static let reach = 1 << 20
 
     init(width: Int, height: Int) {
         precondition(width <= Self.maximumSide && height <= Self.maximumSide, "24.8 fixed point holds at most 4 M pixels a side")

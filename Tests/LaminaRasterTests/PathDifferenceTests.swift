@@ -189,3 +189,36 @@ struct ClippedFillTests {
         }
     }
 }
+
+@Suite("Polygons reaching past the canvas")
+struct OffCanvasFillTests {
+    @Test("a polygon reaching up to 2²⁰ px past the canvas, set up directly, and one reaching farther, clipped first, both cover the canvas as the polygon clipped to the canvas by hand (within the rounding of its new corners; both rules)", arguments: 0..<16)
+    func sameAsClippedFirst(seed: UInt64) {
+        var n = SeededNumbers(state: seed &* 6_151 &+ 5)
+        let size = 48.0
+        let box = (x0: -1.0, y0: -1.0, x1: size + 1, y1: size + 1)
+        let reach = Double(FixedPointCoverage.reach)
+        for _ in 0..<8 {
+            // Most points near the canvas; some far past a side: within reach, just past it, or far beyond.
+            let far = [reach * 0.5, reach - 1, reach + 2, 1e9][n.pick(4)]
+            let polygon = (0..<(3 + n.pick(6))).map { _ -> Point in
+                switch n.pick(4) {
+                case 0: return Point(x: n.pick(2) == 0 ? -far : size + far, y: n.next(-60, size + 60))
+                case 1: return Point(x: n.next(-60, size + 60), y: n.pick(2) == 0 ? -far : size + far)
+                default: return Point(x: n.next(-60, size + 60), y: n.next(-60, size + 60))
+                }
+            }
+            let rule: FillRule = n.pick(2) == 0 ? .nonZero : .evenOdd
+            let direct = PixelBuffer(width: Int(size), height: Int(size)), clipped = PixelBuffer(width: Int(size), height: Int(size))
+            Canvas(target: direct).fill(polygons: [polygon], color: .white, rule: rule)
+            if let inside = PolygonClipper.clip(polygon, to: box) {
+                Canvas(target: clipped).fill(polygons: [inside], color: .white, rule: rule)
+            }
+            // The hand-clipped polygon's new corners are rounded to 1/256 px, as each
+            // crossing of a canvas side is: an edge through a pixel moves by up to half a
+            // subpixel either way, a level at most, and a pixel may hold two such edges (an
+            // edge nearly along a row moves every pixel it crosses so).
+            #expect(Pixels.worstChannelDifference(direct, clipped) <= 2, "\(polygon), \(rule)")
+        }
+    }
+}
