@@ -107,6 +107,36 @@ typedef struct lamina_edge {
     int64_t per_column;
 } lamina_edge;
 
+/// A point of a polygon in device pixels (LaminaGeometry's Point: x, then y).
+typedef struct lamina_point {
+    double x, y;
+} lamina_point;
+
+/// The fast rasterizer's edge set-up for one shape (FixedPointCoverage.EdgeBuilder): where the
+/// edges go, how many there are, their extent, and the clip and canvas they are set up for.
+typedef struct lamina_edge_setup {
+    /// The edges so far; room for at least 3 more per point of the next polygon added.
+    lamina_edge *edges;
+    size_t count;
+    /// The extent of the edges kept: subpixel x, and y clipped to the rows drawn.
+    int32_t min_x, max_x, min_y, max_y;
+    /// Set when an edge was dropped for lying wholly right of the columns drawn.
+    int32_t dropped_right;
+    /// The rows drawn (subpixels, top inclusive, bottom exclusive), the columns' right end,
+    /// and the canvas's right side (subpixels).
+    int32_t clip_top, clip_bottom, clip_right, right;
+    /// The box the points must lie in (px): within it every subpixel, and any difference of
+    /// two, fits in 32 bits.
+    double reach_x0, reach_y0, reach_x1, reach_y1;
+} lamina_edge_setup;
+
+/// Adds the edges of the closed polygon `points[0 ..< count]` to `setup`: end points rounded
+/// to 1/256 px (ties to even), horizontal edges skipped, edges split where they leave the
+/// canvas columns [0, right] and added with x clamped, and dropped where they miss the rows
+/// drawn or lie wholly right of the columns drawn. Returns 0, having added only part of the
+/// polygon, when a point lies outside the reach box or is not finite; 1 otherwise.
+int lamina_add_polygon_edges(lamina_edge_setup *setup, const lamina_point *points, size_t count);
+
 /// Deposits the rows of `count` edges that lie in the band of canvas rows starting at
 /// `band_top` and ending at subpixel row `band_bottom` into `band`'s cells and touched bits
 /// (each row of an edge adds the exact area right of it, as differences along the row), and
