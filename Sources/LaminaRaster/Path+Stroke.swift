@@ -107,8 +107,15 @@ struct Stroker {
         }
         if closed {
             var left: [Point] = [], right: [Point] = []
+            left.reserveCapacity(n)
+            right.reserveCapacity(n)
             for i in 0..<n {
                 let before = (i + n - 1) % n
+                if let m = sharedCorner(directions[before], directions[i], lengths[before], lengths[i]) {
+                    left.append(points[i] + m)
+                    right.append(points[i] - m)
+                    continue
+                }
                 side(points[i], directions[before], directions[i], lengths[before], lengths[i], sign: 1, into: &left)
                 side(points[i], directions[before], directions[i], lengths[before], lengths[i], sign: -1, into: &right)
             }
@@ -118,22 +125,68 @@ struct Stroker {
         }
         var contour: [Point] = []
         contour.reserveCapacity(3 * n + 8)
+        // Each interior vertex's shared corner, found once for both sides (nil where `side`
+        // decides).
+        var corners: [Point?] = []
+        corners.reserveCapacity(n)
+        corners.append(nil)
+        for i in 1..<(n - 1) {
+            corners.append(sharedCorner(directions[i - 1], directions[i], lengths[i - 1], lengths[i]))
+        }
         // Left side forwards: start offset, joins at interior vertices, end offset.
         let d0 = directions[0], dn = directions[n - 2]
         contour.append(points[0] + perpendicular(d0) * h)
         for i in 1..<(n - 1) {
-            side(points[i], directions[i - 1], directions[i], lengths[i - 1], lengths[i], sign: 1, into: &contour)
+            if let m = corners[i] {
+                contour.append(points[i] + m)
+            } else {
+                side(points[i], directions[i - 1], directions[i], lengths[i - 1], lengths[i], sign: 1, into: &contour)
+            }
         }
         contour.append(points[n - 1] + perpendicular(dn) * h)
         cap(at: points[n - 1], direction: dn, into: &contour)
         // Right side backwards: the segments reversed.
         contour.append(points[n - 1] - perpendicular(dn) * h)
-        for i in stride(from: n - 2, through: 1, by: -1) {
-            side(points[i], -directions[i], -directions[i - 1], lengths[i], lengths[i - 1], sign: 1, into: &contour)
+        var i = n - 2
+        while i >= 1 {
+            if let m = corners[i] {
+                contour.append(points[i] - m)
+            } else {
+                side(points[i], -directions[i], -directions[i - 1], lengths[i], lengths[i - 1], sign: 1, into: &contour)
+            }
+            i -= 1
         }
         contour.append(points[0] - perpendicular(d0) * h)
         cap(at: points[0], direction: -d0, into: &contour)
         out.append(contour)
+    }
+
+    /// The offset from a vertex a → p → b to the point each side of it has when that is a
+    /// single corner (most vertices of a flattened curve): the left side's `p + m`, the right
+    /// side's `p − m`. That is when the inner side's offset lines meet within half of each
+    /// segment and the outer side's join is its corner alone (a miter within its limit, a
+    /// round join turning less than one chord step). Nil where `side` decides each side (a
+    /// straight run, a bevel, an arc, an inner side passing through `p`). The same bits as
+    /// `side` gives: the other side's normals are these negated and its turn this one's
+    /// mirrored, exactly, so its corner is `p + (−n2 − n1)·k = p − m`.
+    @inline(__always)
+    private func sharedCorner(_ d1: Point, _ d2: Point, _ length1: Double, _ length2: Double) -> Point? {
+        let h = halfWidth
+        let cross = d1.x * d2.y - d1.y * d2.x
+        let dot = d1.x * d2.x + d1.y * d2.y
+        if abs(cross) < 1e-12 && dot > 0 { return nil }
+        guard h * (1 - dot) / abs(cross) <= 0.5 * min(length1, length2) else { return nil }
+        switch style.join {
+        case .bevel:
+            return nil
+        case .miter:
+            guard (2 / max(1 + dot, 1e-300)).squareRoot() <= style.miterLimit else { return nil }
+        case .round:
+            let q = 1 - tolerance / max(h, tolerance)
+            guard dot >= 2 * q * q - 1 else { return nil }
+        }
+        // 1 + dot > 0 here: a reversal (dot = −1) has cross = 0, so its inner side fails above.
+        return (perpendicular(d1) * h + perpendicular(d2) * h) * (1 / (1 + dot))
     }
 
     /// The offset points at vertex `p` on the side `sign · normal` of the path a → p → b,
