@@ -5,11 +5,26 @@ import LaminaRaster
 /// Renders one workload into its own premultiplied frame, the same way every time: clear to
 /// the background, then every op src-over. With `threads > 1` the frame is split into that
 /// many horizontal bands drawn at once, each by its own canvas (rasterizer, clip, glyph
-/// caches) on disjoint rows; the result is pixel-identical to one thread.
+/// caches) on disjoint rows; the result is pixel-identical to one thread. Each fill's and
+/// stroke's device polygons are then made once a frame, the ops shared out among the threads,
+/// before the bands fill them: a shape across a band's edge is flattened or stroked once, not
+/// once per band it reaches (as Blend2D's workers build a path's edges once, then the bands).
 public final class WorkloadRenderer {
     public let workload: Workload
     public let frame: PixelBuffer
     private let bands: [Band]
+    /// With bands: each op's polygons for this frame (nil for images and text), written by
+    /// one thread each before any band reads them.
+    private let shapes: UnsafeMutableBufferPointer<Shape?>
+
+    /// A fill or stroke made ready for the bands: its device polygons, how to fill them, and
+    /// the rows they span.
+    struct Shape {
+        let polygons: [[Point]]
+        let rule: FillRule
+        let color: Color
+        let minY: Double, maxY: Double
+    }
 
     /// One band's drawing state; only its own thread touches it during a frame.
     final class Band: @unchecked Sendable {
@@ -63,6 +78,13 @@ public final class WorkloadRenderer {
             bands.append(Band(canvas: canvas, rows: (y0, y1), fonts: fonts))
         }
         self.bands = bands
+        shapes = .allocate(capacity: bands.count > 1 ? workload.ops.count : 0)
+        shapes.initialize(repeating: nil)
+    }
+
+    deinit {
+        shapes.deinitialize()
+        shapes.deallocate()
     }
 
     /// Features missing for `workload`, sorted.
@@ -78,25 +100,64 @@ public final class WorkloadRenderer {
         }
         let bands = self.bands
         let renderer = UncheckedRenderer(self)
+        DispatchQueue.concurrentPerform(iterations: bands.count) { renderer.value.prepareShapes(part: $0, of: bands.count) }
         DispatchQueue.concurrentPerform(iterations: bands.count) { renderer.value.render(bands[$0]) }
+    }
+
+    /// Makes the polygons of every `parts`-th fill and stroke from op `part` on, as the
+    /// canvas would (a fill's curves wholly off the canvas as chords, decision 157; a
+    /// stroke's outline at the canvas's tolerance).
+    private func prepareShapes(part: Int, of parts: Int) {
+        let tolerance = bands[0].canvas.flatteningTolerance
+        let canvasRect = Rect(x: 0, y: 0, width: Double(workload.width), height: Double(workload.height))
+        for index in stride(from: part, to: workload.ops.count, by: parts) {
+            switch workload.ops[index] {
+            case .fill(let path, let rule, let color):
+                shapes[index] = Self.shape(path.fillPolygons(tolerance: tolerance, inside: canvasRect), rule, color)
+            case .stroke(let path, let style, let color):
+                shapes[index] = Self.shape(path.stroked(style, tolerance: tolerance), .nonZero, color)
+            case .drawImage, .drawText:
+                shapes[index] = nil
+            }
+        }
+    }
+
+    private static func shape(_ polygons: [[Point]], _ rule: FillRule, _ color: Color) -> Shape {
+        var minY = Double.infinity, maxY = -Double.infinity
+        for polygon in polygons {
+            for p in polygon {
+                minY = min(minY, p.y)
+                maxY = max(maxY, p.y)
+            }
+        }
+        return Shape(polygons: polygons, rule: rule, color: color, minY: minY, maxY: maxY)
     }
 
     private func render(_ band: Band) {
         let canvas = band.canvas
         frame.fill(pixel: workload.background.premultiplied.pixel32, x0: 0, y0: band.rows.y0,
                    x1: workload.width, y1: band.rows.y1)
-        for op in workload.ops {
+        let shared = bands.count > 1
+        for (index, op) in workload.ops.enumerated() {
             switch op {
             case .fill(let path, let rule, let color):
-                canvas.fill(path, color: color, rule: rule)
+                if shared { fill(shapes[index]!, in: band) } else { canvas.fill(path, color: color, rule: rule) }
             case .stroke(let path, let style, let color):
-                canvas.stroke(path, style: style, color: color)
+                if shared { fill(shapes[index]!, in: band) } else { canvas.stroke(path, style: style, color: color) }
             case .drawImage(let name, let transform, let opacity):
                 canvas.draw(images[name]!, transform: transform, opacity: opacity, filter: .bilinear)
             case .drawText(let font, let size, let origin, let text, let color):
                 canvas.draw(text: text, font: band.fonts[font]!, size: size, origin: origin, color: color)
             }
         }
+    }
+
+    /// A prepared shape into `band`, when its rows reach the band's (a row's coverage comes
+    /// from the edges in that row alone). The bounds pass over a point that is not finite;
+    /// the canvas culls such a shape wherever it is handed on.
+    private func fill(_ shape: Shape, in band: Band) {
+        if shape.maxY < Double(band.rows.y0) - 1 || shape.minY > Double(band.rows.y1) + 1 { return }
+        band.canvas.fill(polygons: shape.polygons, color: shape.color, rule: shape.rule)
     }
 }
 
