@@ -44,6 +44,21 @@ extension Path {
         let estimate = flattenedPointCount(tolerance: tolerance)
         let share = estimate > Path.maximumFlattenedPoints ? Double(Path.maximumFlattenedPoints) / Double(estimate) : 1
         func chords(_ n: Int) -> Int { share == 1 ? n : max(1, Int(Double(n) * share)) }
+        // A path that is one sub-path (a move first, no other, a close only at the end: a
+        // circle, a rounded rectangle, one curve to stroke) needs the estimate's room, at most
+        // the cap plus a chord per element, without counting it again.
+        var isOneSubpath = false
+        if case .move? = elements.first {
+            isOneSubpath = true
+            for (index, e) in elements.enumerated().dropFirst() {
+                switch e {
+                case .move: isOneSubpath = false
+                case .close: if index != elements.count - 1 { isOneSubpath = false }
+                default: continue
+                }
+                if !isOneSubpath { break }
+            }
+        }
         var result: [(points: [Point], closed: Bool)] = []
         var current: [Point] = []
         func finish(closed: Bool) {
@@ -56,7 +71,9 @@ extension Path {
                 finish(closed: false)
                 // Room for the whole sub-path at once: grown by appending, a curve's points
                 // were copied about log₂ n times (a tenth of a stroke's geometry).
-                current.reserveCapacity(1 + pointCount(after: index, from: p, tolerance: tolerance))
+                current.reserveCapacity(isOneSubpath
+                    ? min(estimate, Path.maximumFlattenedPoints + elements.count)
+                    : 1 + pointCount(after: index, from: p, tolerance: tolerance))
                 current.append(p)
             case .line(let p):
                 current.append(p)
