@@ -28,11 +28,12 @@ static inline int32_t rounded_int32(double x) {
     return (int32_t)(uint32_t)bits;
 }
 
-/* The edge's x at subpixel row `y`, rounded, and kept within the edge against rounding. */
+/* The edge's x at subpixel row `y` (y0 < y < y1), rounded. It needs no clamp to the edge's
+ * columns: the exact x lies between x0 and x1, and the double arithmetic strays from it by
+ * at most (y − y0) · |slope| · 2⁻⁵⁰ ≤ |x1 − x0| · 2⁻⁵⁰ < 2⁻¹⁹ of a subpixel (the coordinates are
+ * within 2³¹ subpixels), so it rounds to x0 … x1 as the exact value would. */
 static inline int32_t edge_x(const lamina_edge *edge, int32_t y) {
-    int32_t x = rounded_int32((double)edge->x0 + (double)(y - edge->y0) * edge->slope);
-    int32_t low = edge->x0 < edge->x1 ? edge->x0 : edge->x1, high = edge->x0 < edge->x1 ? edge->x1 : edge->x0;
-    return x < low ? low : x > high ? high : x;
+    return rounded_int32((double)edge->x0 + (double)(y - edge->y0) * edge->slope);
 }
 
 /* cell += value, wrapping as the sweep's sums do (signed overflow is undefined in C). */
