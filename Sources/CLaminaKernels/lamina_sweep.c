@@ -60,24 +60,31 @@ static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint
     __m256i carry = _mm256_set1_epi32((int)sum);
     for (size_t i = 0; i < count; i += 8) {
         __m256i x;
-        if (count - i >= 8) {
-            x = _mm256_loadu_si256((const __m256i *)(cells + i));
-            _mm256_storeu_si256((__m256i *)(cells + i), zero);
+        const int whole = count - i >= 8;
+        // The last cells alone: those after them are another row's (masked lanes read 0).
+        const __m256i tail = whole ? zero : first_lanes_avx2(count - i);
+        x = whole ? _mm256_loadu_si256((const __m256i *)(cells + i)) : _mm256_maskload_epi32((const int *)(cells + i), tail);
+        if (_mm256_testz_si256(x, x)) {
+            // Eight untouched cells (inside a shape, or between two): the sum goes through them
+            // unchanged, so every lane has the carried sum, and nothing needs clearing.
+            x = carry;
         } else {
-            // The last cells alone: those after them are another row's (masked lanes read 0).
-            __m256i mask = first_lanes_avx2(count - i);
-            x = _mm256_maskload_epi32((const int *)(cells + i), mask);
-            _mm256_maskstore_epi32((int *)(cells + i), mask, zero);
+            if (whole) {
+                _mm256_storeu_si256((__m256i *)(cells + i), zero);
+            } else {
+                _mm256_maskstore_epi32((int *)(cells + i), tail, zero);
+            }
+            x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));          // prefix sums within each half
+            x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
+            x = _mm256_add_epi32(x, _mm256_blend_epi32(zero, _mm256_permutevar8x32_epi32(x, lane3), 0xF0));
+            x = _mm256_add_epi32(x, carry);                            // wraps, as the scalar sum does
+            carry = _mm256_permutevar8x32_epi32(x, lane7);
         }
-        x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));          // prefix sums within each half
-        x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
-        x = _mm256_add_epi32(x, _mm256_blend_epi32(zero, _mm256_permutevar8x32_epi32(x, lane3), 0xF0));
-        x = _mm256_add_epi32(x, carry);                            // wraps, as the scalar sum does
-        carry = _mm256_permutevar8x32_epi32(x, lane7);
         // min(|sum|, full), the magnitude unsigned (INT32_MIN clamps to full), then
         // (c · 255 + full / 2) >> 17 as in stretch_alpha.
         __m256i c = _mm256_min_epu32(_mm256_abs_epi32(x), full);
         __m256i m = _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half), 17);
+        if (_mm256_testz_si256(m, m)) continue;                    // no coverage: the pixels stay
         // The lanes within from ..< to.
         __m256i column = _mm256_add_epi32(_mm256_set1_epi32((int)i), lanes);
         __m256i drawn = _mm256_and_si256(_mm256_cmpgt_epi32(column, low), _mm256_cmpgt_epi32(high, column));
