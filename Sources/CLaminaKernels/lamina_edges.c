@@ -146,3 +146,19 @@ int lamina_add_polygon_edges(lamina_edge_setup *setup, const lamina_point *point
     setup->dropped_right = s.dropped_right;
     return within;
 }
+
+void lamina_sort_edges_by_band(lamina_edge *edges, size_t count, lamina_edge *sorted, int32_t *band_starts,
+                               size_t bands, int32_t clip_top, ptrdiff_t row_first, int band_shift) {
+    memset(band_starts, 0, (bands + 1) * sizeof *band_starts);
+    for (size_t i = 0; i < count; i++) {
+        const int32_t top = (edges[i].y0 > clip_top ? edges[i].y0 : clip_top) >> subpixel_shift;
+        const int32_t band = (int32_t)(((ptrdiff_t)top - row_first) >> band_shift);
+        edges[i].band = band;
+        band_starts[band + 1]++;
+    }
+    for (size_t b = 0; b < bands; b++) band_starts[b + 1] += band_starts[b];
+    // While filling, a band's start is its next free place; filling moves each up to its end.
+    for (size_t i = 0; i < count; i++) sorted[band_starts[edges[i].band]++] = edges[i];
+    for (size_t b = bands; b > 0; b--) band_starts[b] = band_starts[b - 1];
+    band_starts[0] = 0;
+}

@@ -202,27 +202,14 @@ final class FixedPointCoverage {
     }
 
     /// Sorts the edges by the band holding their first row drawn (a counting sort, stable)
-    /// into `sorted`, and the bands' starts into `bandStarts`.
+    /// into `sorted`, and the bands' starts into `bandStarts` (`lamina_sort_edges_by_band`:
+    /// the Swift loop read the class's pointers again after every store through them).
     private func sortEdgesByBand(count: Int) -> UnsafeMutablePointer<Edge> {
-        bandStarts.initialize(repeating: 0, count: count + 1)
-        for index in 0..<edgeCount {
-            let top = max(edges[index].y0, clipTop) >> Self.subpixelShift
-            let band = (Int(top) - rowFirst) >> bandShift
-            assert(band >= 0 && band < count, "an edge outside the bands: it starts at row \(top), the bands hold \(rowFirst)..<\(rowEnd)")
-            edges[index].band = Int32(band)
-            bandStarts[band + 1] += 1
-        }
-        for band in 0..<count { bandStarts[band + 1] += bandStarts[band] }
-        // While filling, a band's start is its next free slot.
-        for index in 0..<edgeCount {
-            let band = Int(edges[index].band)
-            let slot = Int(bandStarts[band])
-            sorted[slot] = edges[index]
-            bandStarts[band] = Int32(slot + 1)
-        }
-        // Filling moved every start up to its band's end: shift them back.
-        for band in stride(from: count, to: 0, by: -1) { bandStarts[band] = bandStarts[band - 1] }
-        bandStarts[0] = 0
+        assert((0..<edgeCount).allSatisfy { index in
+            let band = (Int(max(edges[index].y0, clipTop) >> Self.subpixelShift) - rowFirst) >> bandShift
+            return band >= 0 && band < count
+        }, "an edge outside the bands, which hold rows \(rowFirst)..<\(rowEnd)")
+        lamina_sort_edges_by_band(edges, edgeCount, sorted, bandStarts, count, clipTop, rowFirst, Int32(bandShift))
         return sorted
     }
 }

@@ -137,6 +137,14 @@ typedef struct lamina_edge_setup {
 /// polygon, when a point lies outside the reach box or is not finite; 1 otherwise.
 int lamina_add_polygon_edges(lamina_edge_setup *setup, const lamina_point *points, size_t count);
 
+/// Sorts `count` edges by the band holding their first row drawn (a counting sort, stable)
+/// into `sorted`, and writes each band's first place in it to `band_starts[0 ..< bands]`
+/// (`band_starts[bands]` = `count`). An edge's first row drawn is its top, or the clip's top
+/// `clip_top` (subpixels) when it starts above; band b holds canvas rows `row_first + b << band_shift`
+/// onwards. Every edge must start within the bands. Each edge's `band` is set.
+void lamina_sort_edges_by_band(lamina_edge *edges, size_t count, lamina_edge *sorted, int32_t *band_starts,
+                               size_t bands, int32_t clip_top, ptrdiff_t row_first, int band_shift);
+
 /// Deposits the rows of `count` edges that lie in the band of canvas rows starting at
 /// `band_top` and ending at subpixel row `band_bottom` into `band`'s cells and touched bits
 /// (each row of an edge adds the exact area right of it, as differences along the row), and
