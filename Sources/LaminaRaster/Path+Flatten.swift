@@ -43,7 +43,7 @@ extension Path {
         let tolerance = requested.clamped(to: 1e-9...1e9, nanAs: Path.defaultFlatteningTolerance)
         let estimate = flattenedPointCount(tolerance: tolerance)
         let share = estimate > Path.maximumFlattenedPoints ? Double(Path.maximumFlattenedPoints) / Double(estimate) : 1
-        func chords(_ n: Int) -> Int { share == 1 ? n : max(1, Int(Double(n) * share)) }
+        func chords(_ n: Int) -> Int { Path.scaled(chords: n, share: share) }
         // A path that is one sub-path (a move first, no other, a close only at the end: a
         // circle, a rounded rectangle, one curve to stroke) needs the estimate's room, at most
         // the cap plus a chord per element, without counting it again.
@@ -73,7 +73,7 @@ extension Path {
                 // were copied about log₂ n times (a tenth of a stroke's geometry).
                 current.reserveCapacity(isOneSubpath
                     ? min(estimate, Path.maximumFlattenedPoints + elements.count)
-                    : 1 + pointCount(after: index, from: p, tolerance: tolerance))
+                    : 1 + pointCount(after: index, from: p, tolerance: tolerance, share: share))
                 current.append(p)
             case .line(let p):
                 current.append(p)
@@ -111,7 +111,7 @@ extension Path {
                 let start = current.first
                 finish(closed: true)
                 if let start {
-                    current.reserveCapacity(1 + pointCount(after: index, from: start, tolerance: tolerance))
+                    current.reserveCapacity(1 + pointCount(after: index, from: start, tolerance: tolerance, share: share))
                     current.append(start)
                 }
             }
@@ -121,8 +121,11 @@ extension Path {
     }
 
     /// How many points the elements after `index` add up to the next move or close, from
-    /// `start` (the chords `flattenedSubpaths` cuts them into, at most): room to reserve.
-    private func pointCount(after index: Int, from start: Point, tolerance: Double) -> Int {
+    /// `start`: the chords `flattenedSubpaths` cuts them into, each curve's count scaled by
+    /// `share` as there (at most; a curve off the clip is one chord). Room to reserve, so the
+    /// sub-paths together reserve no more than the path flattens into (decision 117's bound).
+    private func pointCount(after index: Int, from start: Point, tolerance: Double, share: Double) -> Int {
+        func chords(_ n: Int) -> Int { Path.scaled(chords: n, share: share) }
         var count = 0
         var current = start
         for e in elements[(index + 1)...] {
@@ -133,15 +136,21 @@ extension Path {
                 count += 1
                 current = p
             case .quad(let c, let p):
-                count += Path.quadChords(current, c, p, tolerance: tolerance)
+                count += chords(Path.quadChords(current, c, p, tolerance: tolerance))
                 current = p
             case .cubic(let c1, let c2, let p):
-                count += Path.cubicChords(current, c1, c2, p, tolerance: tolerance)
+                count += chords(Path.cubicChords(current, c1, c2, p, tolerance: tolerance))
                 current = p
             }
             if count > Path.maximumFlattenedPoints { return Path.maximumFlattenedPoints }
         }
         return count
+    }
+
+    /// A curve's `chords` when a path too big for `maximumFlattenedPoints` gives each curve
+    /// `share` of its count, at least one (decision 117).
+    private static func scaled(chords n: Int, share: Double) -> Int {
+        share == 1 ? n : max(1, Int(Double(n) * share))
     }
 
     /// Wang's chord count for a quadratic (n = ⌈√(M / 4 tolerance)⌉, M = |p0 − 2c + p|).

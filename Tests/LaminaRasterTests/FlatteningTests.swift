@@ -83,4 +83,23 @@ struct FlatteningTests {
             }
         }
     }
+
+    @Test("the room a path's sub-paths reserve adds up to no more than the points it may flatten into, however many sub-paths share the cut (decision 117)")
+    func reservedRoomIsBounded() {
+        // 300 sub-paths of one huge curve each: far past the cap, so each curve gets a share
+        // of its chords, and each sub-path must reserve only that share.
+        var path = Path()
+        for i in 0..<300 {
+            let x = Double(i)
+            path.move(to: Point(x: x, y: 0))
+            path.cubic(to: Point(x: x, y: 1e7), control1: Point(x: x + 1e7, y: 0), control2: Point(x: x - 1e7, y: 1e7))
+            if i % 2 == 0 { path.close() }
+        }
+        let subpaths = path.flattenedSubpaths(tolerance: Path.defaultFlatteningTolerance)
+        let points = subpaths.reduce(0) { $0 + $1.points.count }
+        let reserved = subpaths.reduce(0) { $0 + $1.points.capacity }
+        #expect(points <= Path.maximumFlattenedPoints + path.elements.count)
+        // Each array's capacity rounds up to its allocation's size: a little slack per sub-path.
+        #expect(reserved <= Path.maximumFlattenedPoints + path.elements.count + 8 * subpaths.count, "\(reserved) points reserved")
+    }
 }
