@@ -78,35 +78,25 @@ static inline subpixel_point clamped(const edge_state *s, subpixel_point p) {
     return (subpixel_point){p.x < 0 ? 0 : p.x > s->right ? s->right : p.x, p.y};
 }
 
+/* The part of an edge from `*start` to `end`, x clamped; `*start` moves on to `end`. */
+static inline void add_part(edge_state *s, subpixel_point *start, subpixel_point end) {
+    add_edge(s, clamped(s, *start), clamped(s, end));
+    *start = end;
+}
+
 /* An edge past a side of the canvas: each part, from cut to cut, added with x clamped (the part
  * left of the canvas still covers every pixel to its right). */
 static void add_edge_crossing_sides(edge_state *s, subpixel_point a, subpixel_point b) {
     const int crosses_left = (a.x < 0) != (b.x < 0), crosses_right = (a.x > s->right) != (b.x > s->right);
     subpixel_point start = a;
     if (a.x < b.x) {
-        if (crosses_left) {
-            subpixel_point cut = crossing(a, b, 0);
-            add_edge(s, clamped(s, start), clamped(s, cut));
-            start = cut;
-        }
-        if (crosses_right) {
-            subpixel_point cut = crossing(a, b, s->right);
-            add_edge(s, clamped(s, start), clamped(s, cut));
-            start = cut;
-        }
+        if (crosses_left) add_part(s, &start, crossing(a, b, 0));
+        if (crosses_right) add_part(s, &start, crossing(a, b, s->right));
     } else {
-        if (crosses_right) {
-            subpixel_point cut = crossing(a, b, s->right);
-            add_edge(s, clamped(s, start), clamped(s, cut));
-            start = cut;
-        }
-        if (crosses_left) {
-            subpixel_point cut = crossing(a, b, 0);
-            add_edge(s, clamped(s, start), clamped(s, cut));
-            start = cut;
-        }
+        if (crosses_right) add_part(s, &start, crossing(a, b, s->right));
+        if (crosses_left) add_part(s, &start, crossing(a, b, 0));
     }
-    add_edge(s, clamped(s, start), clamped(s, b));
+    add_part(s, &start, b);
 }
 
 int lamina_add_polygon_edges(lamina_edge_setup *setup, const lamina_point *points, size_t count) {
