@@ -26,6 +26,7 @@ struct SystemWrapperTests {
         #expect(throws: LockFile.Failure.held) { try LockFile(path: path) }
         #expect(first?.path == path)
         first = nil
+        #expect(Self.waitUntilReleased(path))
         let again = try LockFile(path: path)
         #expect(again.path == path)
         #expect(throws: LockFile.Failure.cannotOpen(.noSuchFileOrDirectory)) { try LockFile(path: dir + "/missing/lock") }
@@ -49,6 +50,25 @@ struct SystemWrapperTests {
         } catch {
             #expect(error.call == "inotify_add_watch" && error.errno == .noSuchFileOrDirectory)
         }
+    }
+
+    /// Waits until no descriptor anywhere holds `path`'s lock, by taking it (blocking) on a
+    /// descriptor of its own on another thread and letting it go. A child forked by another
+    /// test between its fork and its exec holds a copy of every descriptor, the lock's too,
+    /// until the exec closes it (CI's sanitizer run saw the lock still held a moment after
+    /// the value went); at most 10 s, a bound for a failure: a lock the value never
+    /// releases is never free.
+    static func waitUntilReleased(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        let taken = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            if flock(fd, LOCK_EX) == 0 { flock(fd, LOCK_UN) }
+            taken.signal()
+        }
+        guard taken.wait(timeout: .now() + 10) == .success else { return false }
+        close(fd)
+        return true
     }
 
     /// Writes `text` to `path` and closes it, the descriptor closed on exec: a process
