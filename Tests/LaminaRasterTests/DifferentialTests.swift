@@ -421,7 +421,7 @@ struct DifferentialTests {
         }
     }
 
-    @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations")
+    @Test("every run-blend kernel this CPU has equals the scalar blend for every alpha and a spread of destinations, and leaves the pixels after the run alone")
     func runBlend() {
         var kernels: [(String, (UInt32, UnsafeMutablePointer<UInt32>, Int) -> Void)] = [
             ("dispatched", { Blend.runOver($0, $1, $2) }), ("portable", Blend.runOverPortable),
@@ -435,12 +435,12 @@ struct DifferentialTests {
                     let mixed: UInt64 = 0x1234_5678 &* UInt64(i + 1) &* 2_654_435_761
                     return i % 7 == 3 ? UInt32.max : UInt32(truncatingIfNeeded: mixed)
                 }
-                let expected = row.map { Blend.over(src, $0) }
+                // A vector's worth of other pixels after the run, which no kernel may touch.
+                let after = [UInt32](repeating: 0x8040_2010, count: 16)
+                let expected = row.map { Blend.over(src, $0) } + after
                 for (name, kernel) in kernels {
-                    var blended = row
-                    blended.withUnsafeMutableBufferPointer { buffer in
-                        if let base = buffer.baseAddress { kernel(src, base, buffer.count) }
-                    }
+                    var blended = row + after
+                    blended.withUnsafeMutableBufferPointer { kernel(src, $0.baseAddress!, length) }
                     #expect(blended == expected, "\(name), alpha \(alpha), length \(length)")
                 }
             }
