@@ -47,10 +47,12 @@ static uint32_t stretch_alpha(int32_t *cells, uint8_t *alpha, size_t count, uint
  * composited through it onto pixels `from ..< to` of `pixels` (the stretch's own columns; the
  * rest lie outside the columns drawn). Returns the sum after the last cell. The same bytes as
  * stretch_alpha (integer sums do not depend on their order) and the same pixels as
- * pixel_composite (coverage8_avx2 is its twin, and a coverage of 0 leaves a pixel as it was). */
+ * pixel_composite (coverage8_avx2 is its twin, and a coverage of 0 leaves a pixel as it was).
+ * Unless `clipped`, every pixel of the stretch is drawn (from 0 to count: a stretch away from
+ * the canvas's sides, nearly all of them), and no step works out which. */
 __attribute__((target("avx2")))
 static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint32_t sum, uint32_t color,
-                                              uint32_t *pixels, ptrdiff_t from, ptrdiff_t to) {
+                                              uint32_t *pixels, ptrdiff_t from, ptrdiff_t to, const int clipped) {
     const __m256i zero = _mm256_setzero_si256(), full = _mm256_set1_epi32((int)LAMINA_FULL_COVERAGE);
     const __m256i half = _mm256_set1_epi32(LAMINA_FULL_COVERAGE / 2);
     const __m256i lane3 = _mm256_set1_epi32(3), lane7 = _mm256_set1_epi32(7);
@@ -85,6 +87,16 @@ static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint
         __m256i c = _mm256_min_epu32(_mm256_abs_epi32(x), full);
         __m256i m = _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half), 17);
         if (_mm256_testz_si256(m, m)) continue;                    // no coverage: the pixels stay
+        if (!clipped) {
+            if (whole) {
+                __m256i d = _mm256_loadu_si256((const __m256i *)(pixels + i));
+                _mm256_storeu_si256((__m256i *)(pixels + i), coverage8_avx2(color16, m, d));
+            } else {
+                __m256i d = _mm256_maskload_epi32((const int *)(pixels + i), tail);
+                _mm256_maskstore_epi32((int *)(pixels + i), tail, coverage8_avx2(color16, m, d));
+            }
+            continue;
+        }
         // The lanes within from ..< to.
         __m256i column = _mm256_add_epi32(_mm256_set1_epi32((int)i), lanes);
         __m256i drawn = _mm256_and_si256(_mm256_cmpgt_epi32(column, low), _mm256_cmpgt_epi32(high, column));
@@ -190,8 +202,13 @@ static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_
             ptrdiff_t a = first > s->out_x0 ? first : s->out_x0, b = end < s->out_x1 ? end : s->out_x1;
 #if defined(__x86_64__)
             if (vector) {
-                sum = stretch_composite_avx2(cells + first, (size_t)(end - first), sum, s->color, row + first,
-                                             a - first, b - first);
+                if (a == first && b == end) {
+                    sum = stretch_composite_avx2(cells + first, (size_t)(end - first), sum, s->color, row + first,
+                                                 0, end - first, 0);
+                } else {
+                    sum = stretch_composite_avx2(cells + first, (size_t)(end - first), sum, s->color, row + first,
+                                                 a - first, b - first, 1);
+                }
             } else
 #endif
             if (end - first < 8) {
