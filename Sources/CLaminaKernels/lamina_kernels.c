@@ -251,14 +251,6 @@ void lamina_fill_avx2(uint32_t color, uint32_t *row, size_t count) {
         return;
     }
     size_t i = 0;
-    // Four stores a step: a panel's rows are long, and one store a step spent more on the
-    // loop than on the stores (W3's opaque rectangles).
-    for (; i + 32 <= count; i += 32) {
-        _mm256_storeu_si256((__m256i *)(row + i), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 8), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 16), c);
-        _mm256_storeu_si256((__m256i *)(row + i + 24), c);
-    }
     for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(row + i), c);
     // The last eight pixels once more (overlapping: the same colour) instead of a scalar tail.
     if (i < count) _mm256_storeu_si256((__m256i *)(row + count - 8), c);
