@@ -1,6 +1,6 @@
 // AVX2 steps shared by the blend kernels (lamina_kernels.c) and the solid-colour sweep
-// (lamina_sweep.c): the coverage blend of eight pixels, bit for bit scalar_composite
-// (lamina_scalar.h). Private to CLaminaKernels; x86-64 only.
+// (lamina_sweep.c): the coverage blend of eight pixels, and of one to eight masked, bit for
+// bit scalar_composite (lamina_scalar.h). Private to CLaminaKernels; x86-64 only.
 #ifndef LAMINA_AVX2_H
 #define LAMINA_AVX2_H
 #if defined(__x86_64__)
@@ -35,6 +35,20 @@ static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
 __attribute__((target("avx2")))
 static inline __m256i first_lanes_avx2(size_t n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// `n` (1…8) pixels of `dst` under `color16` through `m32` (0…255), the pixels after the
+// first `n` untouched.
+__attribute__((target("avx2")))
+static inline void blend_step_avx2(__m256i color16, __m256i m32, uint32_t *dst, size_t n) {
+    if (n == 8) {
+        __m256i d = _mm256_loadu_si256((const __m256i *)dst);
+        _mm256_storeu_si256((__m256i *)dst, coverage8_avx2(color16, m32, d));
+    } else {
+        __m256i lanes = first_lanes_avx2(n);
+        __m256i d = _mm256_maskload_epi32((const int *)dst, lanes);
+        _mm256_maskstore_epi32((int *)dst, lanes, coverage8_avx2(color16, m32, d));
+    }
 }
 
 #endif

@@ -62,19 +62,6 @@ void lamina_blend_run_avx2(uint32_t src, uint32_t *row, size_t count) {
     }
 }
 
-// `n` (1…8) pixels of `dst` under `color16` through `m32` (0…255).
-__attribute__((target("avx2")))
-static inline void blend_step_avx2(__m256i color16, __m256i m32, uint32_t *dst, size_t n) {
-    if (n == 8) {
-        __m256i d = _mm256_loadu_si256((const __m256i *)dst);
-        _mm256_storeu_si256((__m256i *)dst, coverage8_avx2(color16, m32, d));
-    } else {
-        __m256i lanes = first_lanes_avx2(n);
-        __m256i d = _mm256_maskload_epi32((const int *)dst, lanes);
-        _mm256_maskstore_epi32((int *)dst, lanes, coverage8_avx2(color16, m32, d));
-    }
-}
-
 __attribute__((target("avx2")))
 void lamina_blend_coverage_avx2(uint32_t color, const float *coverage, uint32_t *dst, size_t count) {
     const __m256i color16 = _mm256_unpacklo_epi8(_mm256_set1_epi32((int)color), _mm256_setzero_si256());

@@ -88,13 +88,7 @@ static inline uint32_t stretch_composite_avx2(int32_t *cells, size_t count, uint
         __m256i m = _mm256_srli_epi32(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half), 17);
         if (_mm256_testz_si256(m, m)) continue;                    // no coverage: the pixels stay
         if (!clipped) {
-            if (whole) {
-                __m256i d = _mm256_loadu_si256((const __m256i *)(pixels + i));
-                _mm256_storeu_si256((__m256i *)(pixels + i), coverage8_avx2(color16, m, d));
-            } else {
-                __m256i d = _mm256_maskload_epi32((const int *)(pixels + i), tail);
-                _mm256_maskstore_epi32((int *)(pixels + i), tail, coverage8_avx2(color16, m, d));
-            }
+            blend_step_avx2(color16, m, pixels + i, whole ? 8 : count - i);
             continue;
         }
         // The lanes within from ..< to.
@@ -202,6 +196,7 @@ static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_
             ptrdiff_t a = first > s->out_x0 ? first : s->out_x0, b = end < s->out_x1 ? end : s->out_x1;
 #if defined(__x86_64__)
             if (vector) {
+                // Two calls, so each inlined copy has `clipped` as a constant.
                 if (a == first && b == end) {
                     sum = stretch_composite_avx2(cells + first, (size_t)(end - first), sum, s->color, row + first,
                                                  0, end - first, 0);
