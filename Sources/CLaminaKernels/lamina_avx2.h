@@ -16,15 +16,25 @@ static inline __m256i div255_avx2(__m256i x) {
 // The coverage blend of eight pixels `d` under `color16` (the colour's channels as 16-bit
 // lanes, two pixels per 128 bits) through `m32` (0…255 per 32-bit lane): each 128-bit half
 // is widened into two registers in place (pixels 0, 1 | 4, 5 and 2, 3 | 6, 7), so packing
-// back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step.
+// back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step. Each
+// pixel's coverage reaches its four channels, and the scaled colour's alpha its own four, by
+// one byte shuffle each (a multiply by 0x01010101 and two unpacks, and two word shuffles,
+// did it before: the same values, W2 three instructions fewer a step).
 __attribute__((target("avx2")))
 static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
     const __m256i zero = _mm256_setzero_si256(), maximum = _mm256_set1_epi16(255);
-    __m256i m8 = _mm256_mullo_epi32(m32, _mm256_set1_epi32(0x01010101));
-    __m256i src_lo = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpacklo_epi8(m8, zero)));
-    __m256i src_hi = div255_avx2(_mm256_mullo_epi16(color16, _mm256_unpackhi_epi8(m8, zero)));
-    __m256i alpha_lo = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_lo, 0xFF), 0xFF);
-    __m256i alpha_hi = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(src_hi, 0xFF), 0xFF);
+    // Per 128 bits: pixels 0, 1 (and 2, 3) of the lane, byte 0 of each one's coverage into
+    // the low byte of its four 16-bit channels (-1 selects zero).
+    const __m256i spread_lo = _mm256_setr_epi8(0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1,
+                                               0, -1, 0, -1, 0, -1, 0, -1, 4, -1, 4, -1, 4, -1, 4, -1);
+    const __m256i spread_hi = _mm256_setr_epi8(8, -1, 8, -1, 8, -1, 8, -1, 12, -1, 12, -1, 12, -1, 12, -1,
+                                               8, -1, 8, -1, 8, -1, 8, -1, 12, -1, 12, -1, 12, -1, 12, -1);
+    // Each pixel's alpha (16-bit channel 3) into its four channels.
+    const __m256i alphas = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15,
+                                            6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15);
+    __m256i src_lo = div255_avx2(_mm256_mullo_epi16(color16, _mm256_shuffle_epi8(m32, spread_lo)));
+    __m256i src_hi = div255_avx2(_mm256_mullo_epi16(color16, _mm256_shuffle_epi8(m32, spread_hi)));
+    __m256i alpha_lo = _mm256_shuffle_epi8(src_lo, alphas), alpha_hi = _mm256_shuffle_epi8(src_hi, alphas);
     __m256i kept_lo = div255_avx2(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_lo)));
     __m256i kept_hi = div255_avx2(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d, zero), _mm256_sub_epi16(maximum, alpha_hi)));
     // Packed back to bytes before adding, so the sum wraps per pixel like the scalar blend.
