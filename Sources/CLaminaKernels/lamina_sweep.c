@@ -135,8 +135,11 @@ static inline __attribute__((always_inline)) void coverage_run(int level, uint32
 static inline __attribute__((always_inline)) void emit_run(const lamina_solid_sweep *s, uint32_t *row, ptrdiff_t x0,
                                                            ptrdiff_t x1, uint32_t sum) {
     uint32_t m = nonzero_alpha(sum);
+    // Most runs are a shape's outside (a row's start and end, where the sum is zero): done
+    // with before the columns are clamped.
+    if (__builtin_expect(m == 0, 1)) return;
     ptrdiff_t a = x0 > s->out_x0 ? x0 : s->out_x0, b = x1 < s->out_x1 ? x1 : s->out_x1;
-    if (m == 0 || a >= b) return;
+    if (a >= b) return;
     coverage_run(s->level, s->color, m, row + a, (size_t)(b - a));
 }
 
@@ -147,14 +150,13 @@ static void blend_mask(const lamina_solid_sweep *s, const uint8_t *coverage, uin
 }
 
 /* Warms the destination of a row's first and last touched pixels (thin shapes are all edge
- * pixels, each on a cold cache line otherwise). */
-static void prefetch_row(const lamina_solid_sweep *s, ptrdiff_t local) {
-    ptrdiff_t first = s->band.row_first_word[local], last = s->band.row_last_word[local];
+ * pixels, each on a cold cache line otherwise): the row's touched words `words`, its first
+ * and last touched words, and its pixels `row`, indexed by column. */
+static inline void prefetch_row(const lamina_solid_sweep *s, const uint64_t *words, ptrdiff_t first, ptrdiff_t last,
+                                uint32_t *row) {
     if (first > last) return;
-    const uint64_t *words = s->band.touched + local * s->band.words_per_row;
     ptrdiff_t x0 = s->band.col_first + first * 64 + __builtin_ctzll(words[first]);
     ptrdiff_t x1 = s->band.col_first + last * 64 + 63 - __builtin_clzll(words[last]);
-    uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
     lamina_prefetch_write(row + (x0 < s->out_x1 - 1 ? x0 : s->out_x1 - 1));
     lamina_prefetch_write(row + (x1 < s->out_x1 - 1 ? x1 : s->out_x1 - 1));
 }
@@ -170,18 +172,27 @@ static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_
     // their types), so its fields stay in registers instead of being read again every row.
     const lamina_solid_sweep local_sweep = *sweep, *const s = &local_sweep;
     const ptrdiff_t col_end = s->band.col_first + s->band.row_length;
+    const ptrdiff_t ahead = 2;   // rows warmed ahead of the one swept
     uint8_t alpha[64];
-    for (ptrdiff_t local = 0; local < 2 && local < s->rows; local++) prefetch_row(s, local);
-    for (ptrdiff_t local = 0; local < s->rows; local++) {
-        // The row's cells, indexed by column.
-        int32_t *cells = s->band.cells + local * s->band.row_length - s->band.col_first;
-        uint64_t *words = s->band.touched + local * s->band.words_per_row;
-        uint32_t *row = s->pixels + (s->y0 + local) * s->stride;
-        ptrdiff_t first_word = s->band.row_first_word[local], last_word = s->band.row_last_word[local];
-        if (local + 2 < s->rows) prefetch_row(s, local + 2);
+    // The row's cells (indexed by column), touched words and pixels, moved on a row at a time
+    // (recomputing them from the row's index cost a multiply and the fields' reloads each).
+    int32_t *cells = s->band.cells - s->band.col_first;
+    uint64_t *words = s->band.touched;
+    uint32_t *row = s->pixels + s->y0 * s->stride;
+    int32_t *const row_first = s->band.row_first_word, *const row_last = s->band.row_last_word;
+    for (ptrdiff_t local = 0; local < ahead && local < s->rows; local++) {
+        prefetch_row(s, words + local * s->band.words_per_row, row_first[local], row_last[local], row + local * s->stride);
+    }
+    const ptrdiff_t words_ahead = ahead * s->band.words_per_row, pixels_ahead = ahead * s->stride;
+    for (ptrdiff_t local = 0; local < s->rows;
+         local++, cells += s->band.row_length, words += s->band.words_per_row, row += s->stride) {
+        ptrdiff_t first_word = row_first[local], last_word = row_last[local];
+        if (local + ahead < s->rows) {
+            prefetch_row(s, words + words_ahead, row_first[local + ahead], row_last[local + ahead], row + pixels_ahead);
+        }
         if (first_word > last_word) continue;                 // untouched row: no coverage
-        s->band.row_first_word[local] = INT32_MAX;
-        s->band.row_last_word[local] = -1;
+        row_first[local] = INT32_MAX;
+        row_last[local] = -1;
         uint32_t sum = 0;                                     // wraps, as the Swift side's &+
         ptrdiff_t next = s->band.col_first;                   // first column not yet emitted
         for (ptrdiff_t w = first_word; w <= last_word; w++) {
