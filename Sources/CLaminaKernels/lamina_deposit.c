@@ -65,7 +65,7 @@ static inline void next_row(const lamina_band *band, band_row *r) {
 }
 
 /* Sets the touched bits of band columns x0 … x1 (x0 < x1) in row `r`. */
-static inline void mark_touched(const band_row *r, ptrdiff_t x0, ptrdiff_t x1) {
+static inline __attribute__((always_inline)) void mark_touched(const band_row *r, ptrdiff_t x0, ptrdiff_t x1) {
     ptrdiff_t w0 = x0 >> 6, w1 = x1 >> 6;
     if (w0 < *r->first_word) *r->first_word = (int32_t)w0;
     if (w1 > *r->last_word) *r->last_word = (int32_t)w1;
@@ -83,8 +83,9 @@ static inline void mark_touched(const band_row *r, ptrdiff_t x0, ptrdiff_t x1) {
 /* The columns cl + 1 … cr of a row crossing more than one column boundary (one row in seven
  * of W4's strokes). Not vectorised: clang hoisted the vector loop's set-up into every edge,
  * for a loop of two or three columns on average (decision 163). */
-static inline void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr, int32_t first, int32_t missing,
-                                   int32_t area, int32_t direction, int64_t k, int64_t a) {
+static inline __attribute__((always_inline)) void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr,
+                                                                   int32_t first, int32_t missing, int32_t area,
+                                                                   int32_t direction, int64_t k, int64_t a) {
     // Column c's area, times 2³², as a running sum: from column cl + 1 on, each column
     // fully crossed adds k · 2¹⁶.
     int64_t sum = k * (256 * a + 32768);
@@ -102,8 +103,8 @@ static inline void deposit_columns(const band_row *r, ptrdiff_t cl, ptrdiff_t cr
 
 /* One row of an edge going `direction`, from xa to xb (subpixels, canvas) over m subpixel
  * rows, into row `r`. */
-static inline void deposit_row(const band_row *r, ptrdiff_t col_first, int32_t xa, int32_t xb, int32_t m,
-                               int32_t direction, int64_t k) {
+static inline __attribute__((always_inline)) void deposit_row(const band_row *r, ptrdiff_t col_first, int32_t xa,
+                                                               int32_t xb, int32_t m, int32_t direction, int64_t k) {
     const int32_t xl = xa < xb ? xa : xb, xr = xa < xb ? xb : xa;
     const int32_t start = xl & ~255;
     const ptrdiff_t cl = (xl >> subpixel_shift) - col_first;
@@ -132,8 +133,8 @@ static inline void deposit_row(const band_row *r, ptrdiff_t col_first, int32_t x
 }
 
 /* The rows of `edge` in the band from canvas row `band_top` to subpixel row `band_bottom`. */
-static inline void deposit_rows(const lamina_band *band, const lamina_edge *edge, ptrdiff_t band_top,
-                                int32_t band_bottom) {
+static inline __attribute__((always_inline)) void deposit_rows(const lamina_band *band, const lamina_edge *edge,
+                                                                ptrdiff_t band_top, int32_t band_bottom) {
     const int32_t top = (int32_t)band_top << subpixel_shift;
     int32_t ya = edge->y0 > top ? edge->y0 : top;
     const int32_t ye = edge->y1 < band_bottom ? edge->y1 : band_bottom;
@@ -170,8 +171,13 @@ static inline void deposit_rows(const lamina_band *band, const lamina_edge *edge
     }
 }
 
-size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, size_t count, ptrdiff_t band_top,
-                            int32_t band_bottom, lamina_edge *carried) {
+/* lamina_deposit_edges' loop, compiled twice (as the sweep is): the portable build, and one
+ * for CPUs with AVX2 and BMI2, whose shifts by a register (shlx, shrx) and bit counts leave
+ * the shift count's register free, so more of the loop's state stays in registers. The same
+ * integer arithmetic and the same doubles (no fused multiply-add: FP_CONTRACT is off). */
+static inline __attribute__((always_inline)) size_t deposit_edges(const lamina_band *band, const lamina_edge *edges,
+                                                                  size_t count, ptrdiff_t band_top,
+                                                                  int32_t band_bottom, lamina_edge *carried) {
     // A copy the stores into cells and bits cannot alias, so its fields stay in registers.
     const lamina_band local = *band;
     size_t kept = 0;
@@ -181,4 +187,32 @@ size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, s
         if (edge.y1 > band_bottom) carried[kept++] = edge;
     }
     return kept;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,bmi,bmi2")))
+static size_t deposit_edges_bmi2(const lamina_band *band, const lamina_edge *edges, size_t count, ptrdiff_t band_top,
+                                 int32_t band_bottom, lamina_edge *carried) {
+    return deposit_edges(band, edges, count, band_top, band_bottom, carried);
+}
+
+/* AVX2 allowed (LAMINA_KERNELS) and present, and BMI2 present (every AVX2 CPU so far). */
+static int have_bmi2(void) {
+    static int cached = -1;
+    if (cached < 0) cached = lamina_kernels_have_avx2() && __builtin_cpu_supports("bmi2") ? 1 : 0;
+    return cached;
+}
+#endif
+
+size_t lamina_deposit_edges_portable(const lamina_band *band, const lamina_edge *edges, size_t count,
+                                     ptrdiff_t band_top, int32_t band_bottom, lamina_edge *carried) {
+    return deposit_edges(band, edges, count, band_top, band_bottom, carried);
+}
+
+size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, size_t count, ptrdiff_t band_top,
+                            int32_t band_bottom, lamina_edge *carried) {
+#if defined(__x86_64__)
+    if (have_bmi2()) return deposit_edges_bmi2(band, edges, count, band_top, band_bottom, carried);
+#endif
+    return deposit_edges(band, edges, count, band_top, band_bottom, carried);
 }

@@ -226,6 +226,70 @@ struct DifferentialTests {
         #expect((0..<(width * height)).contains { direct.pixels[$0] != background[$0] }, "seed \(seed): nothing drawn")
     }
 
+    /// One of the deposits' builds, as C declares it.
+    typealias DepositBuild = (UnsafePointer<lamina_band>?, UnsafePointer<lamina_edge>?, Int, Int, Int32,
+                              UnsafeMutablePointer<lamina_edge>?) -> Int
+
+    @Test("the deposits built for AVX2 and BMI2 leave the same cells, touched bits and row bounds as the portable build",
+          arguments: 0..<12)
+    func depositBuildsAgree(seed: UInt64) {
+        var rng = SplitMix(state: seed &+ 700)
+        let width = Int.random(in: 40...400, using: &rng), height = Int.random(in: 30...300, using: &rng)
+        var polygons: [[Point]] = []
+        for _ in 0..<Int.random(in: 1...6, using: &rng) {
+            polygons += Self.randomPath(&rng, width: Double(width), height: Double(height)).flattened()
+        }
+        // The shapes' edges, set up for the whole canvas as FixedPointCoverage sets them up.
+        let capacity = 3 * polygons.reduce(0) { $0 + $1.count }
+        let edges = UnsafeMutablePointer<lamina_edge>.allocate(capacity: capacity)
+        let carried = UnsafeMutablePointer<lamina_edge>.allocate(capacity: capacity)
+        defer { edges.deallocate(); carried.deallocate() }
+        let right = Int32(width) << 8
+        var setup = lamina_edge_setup(
+            edges: edges, count: 0, min_x: .max, max_x: .min, min_y: .max, max_y: .min, dropped_right: 0,
+            clip_top: 0, clip_bottom: Int32(height) << 8, clip_right: right, right: right,
+            reach_x0: -1000, reach_y0: -1000, reach_x1: Double(width) + 1000, reach_y1: Double(height) + 1000)
+        for polygon in polygons {
+            let added = polygon.withUnsafeBufferPointer { points in
+                points.withMemoryRebound(to: lamina_point.self) { lamina_add_polygon_edges(&setup, $0.baseAddress, $0.count) }
+            }
+            #expect(added == 1)
+        }
+        guard setup.count > 0 else { return }   // every shape off the canvas
+        // One band over every row and column the edges reach (a row's last deposit goes one
+        // cell right of its edge).
+        let colFirst = Int(setup.min_x >> 8), rowTop = Int(setup.min_y >> 8), rowEnd = Int((setup.max_y + 255) >> 8)
+        let rowLength = Int(setup.max_x >> 8) + 2 - colFirst, wordsPerRow = (rowLength + 63) >> 6
+        let rows = rowEnd - rowTop, edgeCount = setup.count
+        func deposit(_ build: DepositBuild) -> (cells: [Int32], words: [UInt64], first: [Int32], last: [Int32],
+                                                kept: Int) {
+            var cells = [Int32](repeating: 0, count: rows * rowLength)
+            var words = [UInt64](repeating: 0, count: rows * wordsPerRow)
+            var first = [Int32](repeating: .max, count: rows), last = [Int32](repeating: -1, count: rows)
+            var kept = 0
+            cells.withUnsafeMutableBufferPointer { cells in
+                words.withUnsafeMutableBufferPointer { words in
+                    first.withUnsafeMutableBufferPointer { first in
+                        last.withUnsafeMutableBufferPointer { last in
+                            var band = lamina_band(cells: cells.baseAddress, touched: words.baseAddress,
+                                                   row_first_word: first.baseAddress, row_last_word: last.baseAddress,
+                                                   col_first: colFirst, row_length: rowLength, words_per_row: wordsPerRow)
+                            // Edges going on below the rows drawn are carried (and then dropped).
+                            kept = build(&band, edges, edgeCount, rowTop, Int32(rowEnd) << 8, carried)
+                        }
+                    }
+                }
+            }
+            return (cells, words, first, last, kept)
+        }
+        let chosen = deposit(lamina_deposit_edges), portable = deposit(lamina_deposit_edges_portable)
+        #expect(portable.cells.contains { $0 != 0 }, "seed \(seed): nothing deposited")
+        #expect(chosen.cells == portable.cells, "seed \(seed)")
+        #expect(chosen.words == portable.words, "seed \(seed)")
+        #expect(chosen.first == portable.first && chosen.last == portable.last, "seed \(seed)")
+        #expect(chosen.kept == portable.kept, "seed \(seed)")
+    }
+
     @Test("a pixel-aligned rectangle is filled row by row exactly as the sweep fills it; other four-gons are not taken for one")
     func pixelAlignedRectangles() {
         func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }

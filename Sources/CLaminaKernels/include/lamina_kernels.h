@@ -152,6 +152,11 @@ void lamina_sort_edges_by_band(lamina_edge *edges, size_t count, lamina_edge *so
 /// `carried` may be `edges` itself (the edges kept never outrun those read).
 size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, size_t count, ptrdiff_t band_top,
                             int32_t band_bottom, lamina_edge *carried);
+/// lamina_deposit_edges built for any CPU of the architecture. lamina_deposit_edges takes a
+/// build for AVX2 and BMI2 where the CPU has them and LAMINA_KERNELS allows AVX2; this one lets
+/// a test compare the two on one machine.
+size_t lamina_deposit_edges_portable(const lamina_band *band, const lamina_edge *edges, size_t count,
+                                     ptrdiff_t band_top, int32_t band_bottom, lamina_edge *carried);
 
 /// One band of the fast rasterizer to sweep into a solid colour under the non-zero rule, with
 /// no clip mask.
