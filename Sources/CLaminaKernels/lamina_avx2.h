@@ -17,9 +17,10 @@ static inline __m256i div255_avx2(__m256i x) {
 // lanes, two pixels per 128 bits) through `m32` (0…255 per 32-bit lane): each 128-bit half
 // is widened into two registers in place (pixels 0, 1 | 4, 5 and 2, 3 | 6, 7), so packing
 // back puts every pixel where it was. The same arithmetic as the AVX-512 blend_step. Each
-// pixel's coverage reaches its four channels, and the scaled colour's alpha its own four, by
-// one byte shuffle each (a multiply by 0x01010101 and two unpacks, and two word shuffles,
-// did it before: the same values, W2 three instructions fewer a step).
+// pixel's coverage reaches its four channels by one byte shuffle per half (a multiply by
+// 0x01010101, slow on most x86 cores, and an unpack did it before: the same values); the
+// scaled colour's alpha is written as a byte shuffle too, which clang lowers to the two word
+// shuffles it finds cheaper.
 __attribute__((target("avx2")))
 static inline __m256i coverage8_avx2(__m256i color16, __m256i m32, __m256i d) {
     const __m256i zero = _mm256_setzero_si256(), maximum = _mm256_set1_epi16(255);

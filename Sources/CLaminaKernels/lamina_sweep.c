@@ -181,7 +181,8 @@ static inline __attribute__((always_inline)) void sweep_band(const lamina_solid_
     uint32_t *row = s->pixels + s->y0 * s->stride;
     int32_t *const row_first = s->band.row_first_word, *const row_last = s->band.row_last_word;
     for (ptrdiff_t local = 0; local < ahead && local < s->rows; local++) {
-        prefetch_row(s, words + local * s->band.words_per_row, row_first[local], row_last[local], row + local * s->stride);
+        prefetch_row(s, words + local * s->band.words_per_row, row_first[local], row_last[local],
+                     row + local * s->stride);
     }
     const ptrdiff_t words_ahead = ahead * s->band.words_per_row, pixels_ahead = ahead * s->stride;
     for (ptrdiff_t local = 0; local < s->rows;
