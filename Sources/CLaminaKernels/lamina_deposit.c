@@ -214,5 +214,5 @@ size_t lamina_deposit_edges(const lamina_band *band, const lamina_edge *edges, s
 #if defined(__x86_64__)
     if (have_bmi2()) return deposit_edges_bmi2(band, edges, count, band_top, band_bottom, carried);
 #endif
-    return deposit_edges(band, edges, count, band_top, band_bottom, carried);
+    return lamina_deposit_edges_portable(band, edges, count, band_top, band_bottom, carried);
 }

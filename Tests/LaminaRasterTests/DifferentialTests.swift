@@ -244,11 +244,11 @@ struct DifferentialTests {
         let edges = UnsafeMutablePointer<lamina_edge>.allocate(capacity: capacity)
         let carried = UnsafeMutablePointer<lamina_edge>.allocate(capacity: capacity)
         defer { edges.deallocate(); carried.deallocate() }
-        let right = Int32(width) << 8
+        let right = Int32(width) << 8, reach = Double(FixedPointCoverage.reach)
         var setup = lamina_edge_setup(
             edges: edges, count: 0, min_x: .max, max_x: .min, min_y: .max, max_y: .min, dropped_right: 0,
             clip_top: 0, clip_bottom: Int32(height) << 8, clip_right: right, right: right,
-            reach_x0: -1000, reach_y0: -1000, reach_x1: Double(width) + 1000, reach_y1: Double(height) + 1000)
+            reach_x0: -reach, reach_y0: -reach, reach_x1: Double(width) + reach, reach_y1: Double(height) + reach)
         for polygon in polygons {
             let added = polygon.withUnsafeBufferPointer { points in
                 points.withMemoryRebound(to: lamina_point.self) { lamina_add_polygon_edges(&setup, $0.baseAddress, $0.count) }
